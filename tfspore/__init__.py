@@ -1,0 +1,26 @@
+"""tfspore: MindSpore's training API on TensorFlow 2 and Keras 3.
+
+Use it as ``import tfspore as mindspore``, or run a MindSpore script unchanged with
+``python -m tfspore run script.py``.
+"""
+import os as _os
+
+_os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+__version__ = "0.1.0"
+
+from tfspore.common import dtype  # noqa: E402
+from tfspore.common.dtype import *  # noqa: E402,F401,F403
+from tfspore.common.dtype import dtype_to_nptype, pytype_to_dtype, get_py_obj_dtype, dtype_to_pytype  # noqa: E402
+from tfspore.common.tensor import Tensor, tensor, is_tensor  # noqa: E402
+from tfspore.common.parameter import Parameter, ParameterTuple  # noqa: E402
+from tfspore.common.seed import set_seed, get_seed  # noqa: E402
+from tfspore.common.api import jit, JitConfig, lazy_inline, ms_function, mutable, no_inline  # noqa: E402
+from tfspore.common import initializer  # noqa: E402,F401
+from tfspore import context  # noqa: E402
+from tfspore.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, set_context, get_context,  # noqa: E402
+                             set_auto_parallel_context, get_auto_parallel_context, reset_auto_parallel_context,
+                             set_ps_context, get_ps_context, reset_ps_context, get_jit_config)
+from tfspore import common, nn, ops  # noqa: E402
+from tfspore.ops.composite import grad, value_and_grad, vjp, jvp  # noqa: E402
+from tfspore.compat import alias_mindspore, unalias_mindspore  # noqa: E402

@@ -1,0 +1,13 @@
+"""``tfspore.nn``: Cells, layers, losses, optimizers and training wrappers."""
+from tfspore.nn.cell import Cell, GraphCell
+from tfspore.common.parameter import Buffer
+from tfspore.nn.layer import *  # noqa: F401,F403
+from tfspore.nn.layer import __all__ as _layer_all
+from tfspore.nn.loss import *  # noqa: F401,F403
+from tfspore.nn.loss import __all__ as _loss_all
+from tfspore.nn.optim import *  # noqa: F401,F403
+from tfspore.nn.optim import __all__ as _optim_all
+from tfspore.nn.wrap import *  # noqa: F401,F403
+from tfspore.nn.wrap import __all__ as _wrap_all
+
+__all__ = ["Cell", "GraphCell", "Buffer"] + list(_layer_all) + list(_loss_all) + list(_optim_all) + list(_wrap_all)
