@@ -1,0 +1,23 @@
+"""Shared test fixtures: every test starts in PYNATIVE_MODE with a fixed seed."""
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import pytest  # noqa: E402
+
+import tfspore as ms  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _reset_context():
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ms.set_seed(1)
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
+def mode(request):
+    """Run a test in both execution modes."""
+    ms.set_context(mode=request.param)
+    return request.param

@@ -1,0 +1,11 @@
+"""Parity tests compare tfspore with real MindSpore 2.10 (installed by the `parity` extra)."""
+import pytest
+
+ms_real = pytest.importorskip("mindspore", reason="parity tests need mindspore==2.10.0 (pip install -e '.[parity]')")
+
+
+@pytest.fixture(autouse=True)
+def _ms_pynative():
+    ms_real.set_context(mode=ms_real.PYNATIVE_MODE)
+    yield
+    ms_real.set_context(mode=ms_real.PYNATIVE_MODE)
