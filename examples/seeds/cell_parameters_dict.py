@@ -1,0 +1,18 @@
+"""nn.Cell page, parameters_dict example."""
+# parity: modes=pynative
+import mindspore as ms
+from mindspore import Tensor, nn, Parameter
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.dense = nn.Dense(2, 2)
+
+    def construct(self, x):
+        x = self.dense(x)
+        return x
+
+
+net = Net()
+print(net.parameters_dict())
