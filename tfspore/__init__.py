@@ -24,3 +24,4 @@ from tfspore.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, set_contex
 from tfspore import common, nn, ops  # noqa: E402
 from tfspore.ops.composite import grad, value_and_grad, vjp, jvp  # noqa: E402
 from tfspore.compat import alias_mindspore, unalias_mindspore  # noqa: E402
+from tfspore.train.serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: E402,F401

@@ -19,9 +19,11 @@ if parser.parse_args().mode == "graph":
 class Block(nn.Cell):
     def __init__(self):
         super(Block, self).__init__()
-        self.dense1 = nn.Dense(4, 8, weight_init=Tensor(np.linspace(-1, 1, 32).reshape(8, 4), ms.float32))
+        self.dense1 = nn.Dense(4, 8, weight_init=Tensor(np.linspace(-1, 1, 32).reshape(8, 4), ms.float32),
+                              bias_init='zeros')
         self.relu = nn.ReLU()
-        self.dense2 = nn.Dense(8, 3, weight_init=Tensor(np.linspace(1, -1, 24).reshape(3, 8), ms.float32))
+        self.dense2 = nn.Dense(8, 3, weight_init=Tensor(np.linspace(1, -1, 24).reshape(3, 8), ms.float32),
+                              bias_init='zeros')
 
     def construct(self, x):
         return self.dense2(self.relu(self.dense1(x)))
@@ -33,7 +35,7 @@ class Net(nn.Cell):
         self.block = Block()
         if recompute:
             self.block.recompute()
-        self.head = nn.Dense(3, 1, weight_init='ones')
+        self.head = nn.Dense(3, 1, weight_init='ones', bias_init='zeros')
 
     def construct(self, x):
         return self.head(self.block(x)).sum()

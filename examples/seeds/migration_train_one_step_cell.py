@@ -51,9 +51,11 @@ class TrainOneStepCell(Cell):
 class Net(nn.Cell):
     def __init__(self):
         super(Net, self).__init__()
-        self.fc1 = nn.Dense(4, 16, weight_init=Tensor(np.linspace(-0.5, 0.5, 64).reshape(16, 4), ms.float32))
+        self.fc1 = nn.Dense(4, 16, weight_init=Tensor(np.linspace(-0.5, 0.5, 64).reshape(16, 4), ms.float32),
+                            bias_init='zeros')
         self.relu = nn.ReLU()
-        self.fc2 = nn.Dense(16, 3, weight_init=Tensor(np.cos(np.arange(48)).reshape(3, 16) * 0.3, ms.float32))
+        self.fc2 = nn.Dense(16, 3, weight_init=Tensor(np.cos(np.arange(48)).reshape(3, 16) * 0.3, ms.float32),
+                            bias_init='zeros')
 
     def construct(self, x):
         return self.fc2(self.relu(self.fc1(x)))

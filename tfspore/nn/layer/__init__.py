@@ -1,1 +1,18 @@
+"""``tfspore.nn.layer``: the built-in layers (MindSpore's ``mindspore.nn.layer``)."""
+from tfspore.nn.layer import activation, basic, container, conv, math, normalization, pooling
+from tfspore.nn.layer.activation import *  # noqa: F401,F403
+from tfspore.nn.layer.basic import *  # noqa: F401,F403
+from tfspore.nn.layer.container import *  # noqa: F401,F403
+from tfspore.nn.layer.conv import *  # noqa: F401,F403
+from tfspore.nn.layer.math import *  # noqa: F401,F403
+from tfspore.nn.layer.normalization import *  # noqa: F401,F403
+from tfspore.nn.layer.pooling import *  # noqa: F401,F403
+
 __all__ = []
+__all__.extend(activation.__all__)
+__all__.extend(basic.__all__)
+__all__.extend(container.__all__)
+__all__.extend(conv.__all__)
+__all__.extend(math.__all__)
+__all__.extend(normalization.__all__)
+__all__.extend(pooling.__all__)

@@ -1,1 +1,6 @@
-__all__ = []
+"""``tfspore.nn.wrap``: training wrappers (MindSpore's ``mindspore.nn.wrap``)."""
+from tfspore.nn.wrap import cell_wrapper
+from tfspore.nn.wrap.cell_wrapper import (ForwardValueAndGrad, TrainOneStepCell, WithEvalCell, WithGradCell,
+                                          WithLossCell)
+
+__all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell"]

@@ -1,0 +1,95 @@
+"""``Momentum``: SGD with momentum, as MindSpore's ``ApplyMomentum``.
+
+Per parameter: ``accum = momentum * accum + grad``, then ``param -= lr * accum`` (Nesterov:
+``param -= lr * grad + lr * momentum * accum``). The state is ``momentum`` and ``moments.<name>``.
+
+Example:
+    >>> from tfspore import nn
+    >>> net = nn.Dense(3, 2)
+    >>> opt = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+    >>> [p.name for p in opt.moments]
+    ['moments.weight', 'moments.bias']
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfspore.common import dtype as mstype
+from tfspore.common.parameter import Parameter
+from tfspore.common.tensor import Tensor
+from tfspore.nn.layer import _checkparam as validator
+from tfspore.nn.optim.optimizer import Optimizer, _success, _tf
+
+__all__ = ["Momentum"]
+
+
+def _apply_momentum(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: tf.Tensor, momentum: tf.Tensor,
+                    use_nesterov: bool) -> Any:
+    dt = var.dtype
+    grad = tf.cast(grad, dt) if grad.dtype != dt else grad
+    lr = tf.cast(lr, dt)
+    momentum = tf.cast(momentum, dt)
+    new_accum = accum * momentum + grad
+    a_op = accum.assign(new_accum, read_value=False)
+    if use_nesterov:
+        update = grad * lr + new_accum * momentum * lr
+    else:
+        update = lr * new_accum
+    v_op = var.assign_sub(update, read_value=False)
+    return _success([a_op, v_op])
+
+
+class Momentum(Optimizer):
+    """Momentum optimizer (MindSpore's ``nn.Momentum``).
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        learning_rate: a float, list, Tensor or learning-rate schedule Cell.
+        momentum: the momentum, a float >= 0.
+        weight_decay: the weight decay (number or Cell).
+        loss_scale: gradients are divided by it.
+        use_nesterov: use Nesterov momentum.
+
+    Inputs:
+        gradients: a tuple of Tensors, one per parameter.
+
+    Outputs:
+        A tuple of success flags (True), one per parameter.
+
+    Raises:
+        TypeError: when ``momentum`` is not a float or ``use_nesterov`` not a bool.
+        ValueError: when ``momentum`` is negative.
+
+    Example:
+        >>> from tfspore import nn
+        >>> nn.Momentum(nn.Dense(2, 2).trainable_params(), 0.01, 0.9)
+        Momentum()
+    """
+
+    def __init__(self, params: Any, learning_rate: Any, momentum: float, weight_decay: Any = 0.0,
+                 loss_scale: float = 1.0, use_nesterov: bool = False) -> None:
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if not isinstance(momentum, float):
+            raise TypeError(f"For '{self.cls_name}', the type of 'momentum' should be 'float', but got type "
+                            f"'{type(momentum).__name__}'.")
+        if momentum < 0.0:
+            raise ValueError(f"For 'Momentum', the argument 'momentum' must be at least 0.0, but got {momentum}")
+        self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
+        self.params = self._parameters
+        self.use_nesterov = validator.check_bool(use_nesterov, "use_nesterov", self.cls_name)
+        self.moments = self.params.clone(prefix="moments", init="zeros")
+
+    def construct(self, gradients: Sequence[Any]) -> tuple:
+        gradients = self.decay_weight(gradients)
+        gradients = self.gradients_centralization(gradients)
+        gradients = self.scale_grad(gradients)
+        lr = self.get_lr()
+        self._increase_global_step()
+        momentum = _tf(self.momentum)
+        success = []
+        for i, (param, moment, grad) in enumerate(zip(self._parameters, self.moments, gradients)):
+            success.append(_apply_momentum(param._var, moment._var, self._lr_for(lr, i), _tf(grad), momentum,
+                                           self.use_nesterov))
+        return tuple(success)

@@ -1,0 +1,121 @@
+"""``SGD``: stochastic gradient descent with optional momentum, dampening and Nesterov.
+
+As MindSpore's ``SGD`` kernel, per parameter (``stat`` starts at 1 and marks the first step):
+with ``momentum > 0``, ``accum = grad`` on the first step, else
+``accum = momentum * accum + (1 - dampening) * grad``; the update is ``accum`` (Nesterov:
+``grad + momentum * accum``); ``param -= lr * update``. The state is ``momentum``,
+``accum.<name>`` and ``stat.<name>``.
+
+Example:
+    >>> from tfspore import nn
+    >>> opt = nn.SGD(nn.Dense(3, 2).trainable_params(), learning_rate=0.1, momentum=0.9)
+    >>> [p.name for p in opt.get_parameters()][-2:]
+    ['stat.weight', 'stat.bias']
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfspore.common import dtype as mstype
+from tfspore.common.parameter import Parameter
+from tfspore.common.tensor import Tensor
+from tfspore.nn.layer import _checkparam as validator
+from tfspore.nn.optim.optimizer import Optimizer, _success, _tf
+
+__all__ = ["SGD"]
+
+
+def _apply_sgd(var: tf.Variable, accum: tf.Variable, stat: tf.Variable, lr: tf.Tensor, grad: tf.Tensor,
+               momentum: tf.Tensor, dampening: float, nesterov: bool) -> Any:
+    dt = var.dtype
+    grad = tf.cast(grad, dt) if grad.dtype != dt else grad
+    lr = tf.cast(lr, dt)
+    m = tf.cast(momentum, dt)
+    positive = m > 0
+    first = stat > 0
+    new_accum = tf.where(first, grad, accum * m + tf.cast(1.0 - dampening, dt) * grad)
+    new_accum = tf.where(positive, new_accum, accum)
+    if nesterov:
+        update = tf.where(positive, grad + new_accum * m, grad)
+    else:
+        update = tf.where(positive, new_accum, grad)
+    ops = [accum.assign(new_accum, read_value=False),
+           stat.assign(tf.where(positive, tf.zeros_like(stat), stat), read_value=False),
+           var.assign_sub(lr * update, read_value=False)]
+    return _success(ops)
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent (MindSpore's ``nn.SGD``).
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        learning_rate: a float, list, Tensor or learning-rate schedule Cell.
+        momentum: a float >= 0.
+        dampening: a float >= 0, the dampening of the momentum.
+        weight_decay: a non-negative number.
+        nesterov: use Nesterov momentum (needs ``momentum > 0`` and ``dampening == 0``).
+        loss_scale: gradients are divided by it.
+
+    Inputs:
+        gradients: a tuple of Tensors, one per parameter.
+
+    Outputs:
+        A tuple of success flags (True), one per parameter.
+
+    Raises:
+        TypeError: when ``momentum``/``dampening`` is not a float, ``nesterov`` not a bool, or the
+            weight decay is a Cell.
+        ValueError: for negative values or an invalid Nesterov setting.
+
+    Example:
+        >>> from tfspore import nn
+        >>> nn.SGD(nn.Dense(2, 2).trainable_params())
+        SGD()
+    """
+
+    def __init__(self, params: Any, learning_rate: Any = 0.1, momentum: float = 0.0, dampening: float = 0.0,
+                 weight_decay: Any = 0.0, nesterov: bool = False, loss_scale: float = 1.0) -> None:
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if isinstance(momentum, int) and not isinstance(momentum, bool):
+            momentum = float(momentum)
+        if not isinstance(momentum, float):
+            raise TypeError(f"For 'SGD', the argument 'momentum' must be float type, but got "
+                            f"{type(momentum).__name__}.")
+        if momentum < 0.0:
+            raise ValueError(f"For 'SGD', the argument 'momentum' must be at least 0.0, but got {momentum}.")
+        if isinstance(dampening, int) and not isinstance(dampening, bool):
+            dampening = float(dampening)
+        if not isinstance(dampening, float):
+            raise TypeError(f"For 'SGD', the argument 'dampening' must be float type, but got "
+                            f"{type(dampening).__name__}.")
+        if dampening < 0.0:
+            raise ValueError(f"For 'SGD', the argument 'dampening' must be at least 0.0, but got 'dampening' "
+                             f"{dampening}")
+        self.dampening = dampening
+        validator.check_value_type(nesterov, [bool], "nesterov", self.cls_name)
+        if nesterov and (momentum <= 0.0 or dampening != 0.0):
+            raise ValueError(f"For 'SGD', if 'nesterov' is true, 'momentum' must be > 0.0 and 'dampening' must equal "
+                             f"to 0.0, but got 'momentum' {momentum}, 'dampening' {dampening}.")
+        self.nesterov = nesterov
+        if self.dynamic_weight_decay:
+            raise TypeError("For 'SGD', dynamic weight decay is currently not supported, the argument 'weight_decay' "
+                            "or 'weight_decay' set in grouped 'params' must be float or int type.")
+        self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
+        self.accum = self._parameters.clone(prefix="accum", init="zeros")
+        self.stat = self._parameters.clone(prefix="stat", init="ones")
+
+    def construct(self, gradients: Sequence[Any]) -> tuple:
+        gradients = self.decay_weight(gradients)
+        gradients = self.gradients_centralization(gradients)
+        gradients = self.scale_grad(gradients)
+        lr = self.get_lr()
+        self._increase_global_step()
+        momentum = _tf(self.momentum)
+        success = []
+        for i, (param, accum, stat, grad) in enumerate(zip(self._parameters, self.accum, self.stat, gradients)):
+            success.append(_apply_sgd(param._var, accum._var, stat._var, self._lr_for(lr, i), _tf(grad), momentum,
+                                      self.dampening, self.nesterov))
+        return tuple(success)

@@ -1,0 +1,305 @@
+"""Training wrappers: ``WithLossCell``, ``WithEvalCell``, ``WithGradCell``, ``ForwardValueAndGrad``,
+``TrainOneStepCell``.
+
+The wrappers have ``auto_prefix=False``, so wrapping a network does not change its parameter
+names. ``TrainOneStepCell`` runs the forward pass once under a ``tf.GradientTape``, fills the
+sensitivity to the loss's shape, reduces the gradients through ``grad_reducer`` and applies the
+optimizer; in GRAPH_MODE the whole step is one ``tf.function``.
+
+Example:
+    >>> from tfspore import nn
+    >>> net = nn.Dense(3, 2)
+    >>> loss_net = nn.WithLossCell(net, nn.MSELoss())
+    >>> train = nn.TrainOneStepCell(loss_net, nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    >>> [p.name for p in train.get_parameters()][:2]
+    ['weight', 'bias']
+"""
+from __future__ import annotations
+
+import numbers
+from types import FunctionType, MethodType
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfspore import context as _context
+from tfspore.common.parameter import Parameter, ParameterTuple
+from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
+from tfspore.nn.cell import Cell
+from tfspore.nn.layer import _checkparam as validator
+from tfspore.nn.layer.basic import Identity
+from tfspore.ops.composite._grad import GradOperation, _apply_param_hooks, _differentiate
+
+__all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell"]
+
+
+def _get_attr_from_cell(cell: Cell, network: Any) -> None:
+    """Copy the jit config and amp level of ``network`` onto the wrapper (as MindSpore does)."""
+    if not isinstance(network, Cell):
+        return
+    jit_config = getattr(network, "jit_config_dict", None)
+    if jit_config:
+        cell.__dict__["_jit_config_dict"] = dict(jit_config)
+    amp_level = network.__dict__.get("_amp_level")
+    if amp_level is not None:
+        cell.__dict__["_amp_level"] = amp_level
+
+
+def _depend(value: Any, expr: Any) -> Any:
+    """Return ``value`` ordered after ``expr`` (MindSpore's ``ops.depend``)."""
+    if tf.executing_eagerly():
+        return value
+    deps = [t for t in tf.nest.flatten(_unwrap_nest(expr)) if isinstance(t, (tf.Tensor, tf.Operation))]
+    if not deps:
+        return value
+    with tf.control_dependencies(deps):
+        return _wrap_nest(tf.nest.map_structure(tf.identity, _unwrap_nest(value)))
+
+
+def _forward_and_grads(network: Any, inputs: Sequence[Any], weights: Sequence[Parameter],
+                       sens: Any) -> tuple[Any, tuple]:
+    """Run ``network(*inputs)`` once under a tape; return (loss, gradients of ``weights``).
+
+    The output gradient is ``sens`` broadcast to the loss's shape and dtype (1.0 when None).
+    """
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        for w in weights:
+            tape.watch(w._var)
+        loss = network(*inputs)
+    targets = [tf.convert_to_tensor(t) for t in tf.nest.flatten(_unwrap_nest(loss))]
+    targets = [t for t in targets if t.dtype.is_floating or t.dtype.is_complex]
+    fill = 1.0 if sens is None else sens
+    out_grads = [tf.fill(tf.shape(t), tf.cast(fill, t.dtype)) if not isinstance(fill, (Tensor, tf.Tensor))
+                 else tf.broadcast_to(tf.cast(tf.convert_to_tensor(_unwrap_nest(fill)), t.dtype), tf.shape(t))
+                 for t in targets]
+    grads = tape.gradient(targets, [w._var for w in weights], output_gradients=out_grads,
+                          unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads]
+    grads = _apply_param_hooks(list(weights), grads)
+    return _wrap_nest(loss), tuple(_wrap(g) for g in grads)
+
+
+class WithLossCell(Cell):
+    """Wrap a backbone and a loss: ``loss_fn(backbone(data), label)``.
+
+    Args:
+        backbone: the network.
+        loss_fn: the loss Cell.
+
+    Inputs:
+        data: the backbone's input.
+        label: the target.
+
+    Example:
+        >>> from tfspore import nn
+        >>> WithLossCell(nn.Dense(2, 2), nn.MSELoss()).backbone_network
+        Dense(input_channels=2, output_channels=2, has_bias=True)
+    """
+
+    def __init__(self, backbone: Cell, loss_fn: Cell) -> None:
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+        _get_attr_from_cell(self, backbone)
+
+    def construct(self, data: Any, label: Any) -> Any:
+        out = self._backbone(data)
+        return self._loss_fn(out, label)
+
+    @property
+    def backbone_network(self) -> Cell:
+        """The backbone network."""
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """Wrap a network and a loss for evaluation: returns ``(loss, outputs, label)``.
+
+    Args:
+        network: the network.
+        loss_fn: the loss Cell.
+        add_cast_fp32: cast the outputs (and floating labels) to float32 before the loss.
+
+    Raises:
+        TypeError: when ``add_cast_fp32`` is not a bool.
+
+    Example:
+        >>> from tfspore import nn
+        >>> cell = WithEvalCell(nn.Dense(2, 2), nn.MSELoss())
+    """
+
+    def __init__(self, network: Cell, loss_fn: Cell, add_cast_fp32: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = validator.check_value_type(add_cast_fp32, [bool], "add_cast_fp32", self.cls_name)
+        _get_attr_from_cell(self, network)
+
+    def construct(self, data: Any, label: Any) -> tuple:
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            lab = tf.convert_to_tensor(_unwrap_nest(label))
+            if lab.dtype.is_floating:
+                label = _wrap(tf.cast(lab, tf.float32))
+            outputs = _wrap_nest(tf.nest.map_structure(lambda t: tf.cast(t, tf.float32), _unwrap_nest(outputs)))
+        loss = self._loss_fn(outputs, label)
+        return loss, outputs, label
+
+
+class WithGradCell(Cell):
+    """Compute the gradients of the (network + loss) with respect to the trainable parameters.
+
+    Args:
+        network: the network.
+        loss_fn: the loss; None when ``network`` already returns the loss.
+        sens: the sensitivity (output gradient); None for 1.
+
+    Outputs:
+        A tuple of gradients, one per trainable parameter.
+
+    Example:
+        >>> from tfspore import nn
+        >>> grads_cell = WithGradCell(nn.Dense(2, 2), nn.MSELoss())
+    """
+
+    def __init__(self, network: Cell, loss_fn: Cell | None = None, sens: Any = None) -> None:
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.loss_fn = loss_fn
+        self.weights = ParameterTuple(network.trainable_params())
+        self.grad = GradOperation(get_by_list=True, sens_param=sens is not None)
+        self.sens = sens
+        if loss_fn is None:
+            self.network_with_loss = network
+        else:
+            self.network_with_loss = WithLossCell(self.network, self.loss_fn)
+        self.network_with_loss.set_train()
+        _get_attr_from_cell(self, network)
+
+    def construct(self, *inputs: Any) -> tuple:
+        if self.sens is None:
+            return self.grad(self.network_with_loss, self.weights)(*inputs)
+        return self.grad(self.network_with_loss, self.weights)(*inputs, self.sens)
+
+
+class ForwardValueAndGrad(Cell):
+    """Run a network and return ``(output, gradients)`` in one pass.
+
+    Args:
+        network: a Cell or function.
+        weights: the Parameters to differentiate when ``get_by_list``.
+        get_all: differentiate with respect to all inputs (else the first).
+        get_by_list: differentiate with respect to ``weights``.
+        sens_param: the last input is the sensitivity (output gradient).
+
+    Outputs:
+        ``(output, grads)``: grads as GradOperation returns them for the flags.
+
+    Raises:
+        TypeError: for a network that is not a Cell or function, non-bool flags, or
+            ``get_by_list`` without a sequence of weights.
+
+    Example:
+        >>> from tfspore import nn
+        >>> net = nn.Dense(2, 2)
+        >>> fvg = ForwardValueAndGrad(net, net.trainable_params(), get_by_list=True)
+    """
+
+    def __init__(self, network: Any, weights: Any = None, get_all: bool = False, get_by_list: bool = False,
+                 sens_param: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, (Cell, FunctionType, MethodType)):
+            raise TypeError(f"For 'ForwardValueAndGrad', the argument 'network' must be cell, function type or "
+                            f"method type, but got '{type(network)}'")
+        if not isinstance(get_all, bool):
+            raise TypeError(f"For 'ForwardValueAndGrad', the type of 'get_all' must be bool, but got "
+                            f"'{type(get_all)}'")
+        if not isinstance(get_by_list, bool):
+            raise TypeError(f"For 'ForwardValueAndGrad', the type of 'get_by_list' must be bool, but got "
+                            f"'{type(get_by_list)}'")
+        if get_by_list and not isinstance(weights, (ParameterTuple, tuple, list)):
+            raise TypeError(f"For 'ForwardValueAndGrad', when 'get_by_list' is set to True, the argument 'weights' "
+                            f"must be Parameters array, but got '{type(weights)}'")
+        self.network = network
+        if isinstance(network, Cell):
+            self.network.set_grad()
+        self.weights = weights
+        self.get_all = get_all
+        self.get_by_list = get_by_list
+        self.sens_param = sens_param
+        self.grad = GradOperation(get_all=self.get_all, get_by_list=self.get_by_list, sens_param=self.sens_param)
+        _get_attr_from_cell(self, network)
+
+    def construct(self, *inputs: Any) -> tuple:
+        sens = None
+        if self.sens_param:
+            inputs, sens = inputs[:-1], inputs[-1]
+        positions = list(range(len(inputs))) if self.get_all else ([0] if inputs else [])
+        weights = list(self.weights) if self.get_by_list else []
+        out, in_g, w_g = _differentiate(self.network, inputs, positions, weights, sens)
+        in_t = tuple(_wrap_nest(g) for g in in_g)
+        w_t = tuple(_wrap_nest(g) for g in w_g)
+        if self.get_by_list:
+            grads = (in_t, w_t) if self.get_all else w_t
+        elif self.get_all:
+            grads = in_t
+        else:
+            grads = in_t[0] if in_t else ()
+        return _wrap_nest(out), grads
+
+
+class TrainOneStepCell(Cell):
+    """One training step: forward, backward, gradient reduction and optimizer update.
+
+    Args:
+        network: the network returning the loss (e.g. a :class:`WithLossCell`).
+        optimizer: the optimizer; its ``parameters`` are the weights differentiated.
+        sens: the sensitivity filled to the loss's shape; None means 1.0.
+        return_grad: also return a dict of parameter name to gradient.
+
+    Inputs:
+        *inputs: the network's inputs.
+
+    Outputs:
+        The loss (and, with ``return_grad``, the gradient dict).
+
+    Raises:
+        ValueError: when ``sens`` is 0.
+
+    Example:
+        >>> from tfspore import nn
+        >>> net = nn.Dense(2, 2)
+        >>> train = TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    """
+
+    def __init__(self, network: Cell, optimizer: Cell, sens: Any = None, return_grad: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.network.set_grad()
+        self.optimizer = optimizer
+        self.weights = self.optimizer.parameters
+        self.grad = GradOperation(get_by_list=True, sens_param=True)
+        self.grad_no_sens = GradOperation(get_by_list=True)
+        if sens is not None and not isinstance(sens, (numbers.Number, Tensor)):
+            raise TypeError(f"For 'TrainOneStepCell', the 'sens' must be a number, but got {type(sens).__name__}.")
+        if isinstance(sens, numbers.Number) and sens == 0:
+            raise ValueError("The input argument of 'sens' can not be 0.")
+        self.sense_flag = sens is not None
+        self.sens = 1.0 if sens is None else sens
+        self.return_grad = return_grad
+        if return_grad:
+            self.weights_name = [p.name for p in self.optimizer.parameters]
+        self.reducer_flag = False
+        self.grad_reducer = Identity()
+        self.parallel_mode = _context.get_auto_parallel_context("parallel_mode")
+        self.reducer_flag = self.parallel_mode in ("data_parallel", "hybrid_parallel")
+        _get_attr_from_cell(self, network)
+
+    def construct(self, *inputs: Any) -> Any:
+        loss, grads = _forward_and_grads(self.network, inputs, list(self.weights),
+                                         self.sens if self.sense_flag else None)
+        grads = self.grad_reducer(grads)
+        loss = _depend(loss, self.optimizer(grads))
+        if self.return_grad:
+            return loss, {name: g for name, g in zip(self.weights_name, grads)}
+        return loss

@@ -1,0 +1,147 @@
+"""Conversion helpers shared by the functional ops (tfspore values in, TF values out and back)."""
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tfspore.common import dtype as mstype
+from tfspore.common.tensor import Tensor, _as_tf, _promote, _result_dtype, _wrap, _wrap_nest  # noqa: F401
+from tfspore.ops.function import _checks as V
+
+__all__ = []
+
+_INTLIKE = (tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.bool)
+
+
+def to_tf(x: Any, op: str = "op", arg: str = "input", dtype: tf.DType | None = None) -> tf.Tensor:
+    """Convert an op argument to a ``tf.Tensor``, raising TypeError that names ``op`` and ``arg``."""
+    if isinstance(x, Tensor):
+        v = x._value()
+        if isinstance(v, tf.Variable):
+            v = v.value() if dtype is None or v.dtype == dtype else tf.cast(v, dtype)
+            return v
+        return v if dtype is None or v.dtype == dtype else tf.cast(v, dtype)
+    if isinstance(x, (tf.Tensor, tf.Variable)):
+        return _as_tf(x, dtype)
+    V.check_tensor_like(op, arg, x)
+    try:
+        return _as_tf(x, dtype)
+    except (ValueError, TypeError) as e:
+        raise TypeError(f"For '{op}', the '{arg}' could not be converted to a Tensor: {x!r} ({e}).") from None
+
+
+def to_float(t: tf.Tensor) -> tf.Tensor:
+    """Cast integer and bool tensors to float32 (MindSpore's float-only math ops do the same)."""
+    return tf.cast(t, tf.float32) if t.dtype in _INTLIKE else t
+
+
+def tf_dtype(dtype: Any, op: str, arg: str = "dtype") -> tf.DType:
+    """Return the TF dtype of a MindSpore dtype argument."""
+    if isinstance(dtype, tf.DType):
+        return dtype
+    return V.check_dtype(op, arg, dtype).tf_dtype
+
+
+def rank_of(t: tf.Tensor) -> int | None:
+    """The static rank, or None."""
+    return t.shape.rank
+
+
+def static_shape(t: tf.Tensor) -> list:
+    """The static shape as a list (None for unknown dims)."""
+    return t.shape.as_list() if t.shape.rank is not None else None
+
+
+def dims(t: tf.Tensor) -> list:
+    """Dimensions as python ints where known statically, scalar tensors otherwise."""
+    shp = t.shape.as_list()
+    if all(d is not None for d in shp):
+        return shp
+    dyn = tf.shape(t)
+    return [d if d is not None else dyn[i] for i, d in enumerate(shp)]
+
+
+def norm_axis(op: str, arg: str, axis: Any, rank: int | None, allow_none: bool = True) -> Any:
+    """Normalise an axis argument (None, int, tuple/list, Tensor) to None or a tuple of ints in [0, rank)."""
+    if axis is None:
+        if not allow_none:
+            raise TypeError(f"For '{op}', the '{arg}' must be an int or a tuple of ints, but got None.")
+        return None
+    if isinstance(axis, Tensor):
+        axis = axis.asnumpy().tolist()
+    if isinstance(axis, np.ndarray):
+        axis = axis.tolist()
+    if isinstance(axis, (numbers.Integral,)) and not isinstance(axis, bool):
+        return (V.check_axis(op, arg, int(axis), rank),)
+    if isinstance(axis, (list, tuple)):
+        return V.check_axes(op, arg, axis, rank)
+    raise TypeError(f"For '{op}', the '{arg}' must be an int, a tuple or a list of ints, but got "
+                    f"{type(axis).__name__}: {axis!r}.")
+
+
+def shape_arg(op: str, arg: str, shape: Any) -> Any:
+    """Normalise a shape argument (int, tuple/list of ints or scalar Tensors, 1-D Tensor) for TF."""
+    if isinstance(shape, Tensor):
+        return tf.cast(shape._value(), tf.int64) if shape.ndim == 1 else tf.reshape(shape._value(), [-1])
+    if isinstance(shape, (tf.Tensor, tf.Variable)):
+        return shape
+    if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
+        return [int(shape)]
+    if isinstance(shape, (list, tuple)):
+        out = []
+        dynamic = False
+        for s in shape:
+            if isinstance(s, (bool, np.bool_)):
+                raise TypeError(f"For '{op}', the elements of '{arg}' must be int, but got {shape!r}.")
+            if isinstance(s, numbers.Integral):
+                out.append(int(s))
+            elif isinstance(s, (Tensor, tf.Tensor)):
+                out.append(tf.cast(tf.reshape(to_tf(s), []), tf.int32))
+                dynamic = True
+            else:
+                raise TypeError(f"For '{op}', the elements of '{arg}' must be int, but got {shape!r}.")
+        if dynamic:
+            return tf.stack([tf.constant(v, tf.int32) if isinstance(v, int) else v for v in out]) if out else []
+        return out
+    raise TypeError(f"For '{op}', the '{arg}' must be a tuple or list of ints, but got "
+                    f"{type(shape).__name__}: {shape!r}.")
+
+
+def scalar_value(x: Any) -> Any:
+    """A python scalar from a number, 0-d numpy array or eager 0-d Tensor; the tf value otherwise."""
+    if isinstance(x, (numbers.Number, np.generic)):
+        return x
+    if isinstance(x, Tensor):
+        return x._value()
+    return x
+
+
+def binary(op: str, a: Any, b: Any) -> tuple[tf.Tensor, tf.Tensor]:
+    """Convert two operands with MindSpore's promotion rules, raising errors that name ``op``."""
+    V.check_tensor_like(op, "input", a)
+    V.check_tensor_like(op, "other", b)
+    ta, tb = _promote(a, b)
+    if ta.dtype != tb.dtype:
+        dt = _result_dtype(ta.dtype, tb.dtype)
+        ta, tb = tf.cast(ta, dt), tf.cast(tb, dt)
+    return ta, tb
+
+
+def check_broadcast(op: str, a: tf.Tensor, b: tf.Tensor) -> None:
+    """Raise ValueError when two static shapes cannot broadcast."""
+    sa, sb = a.shape, b.shape
+    if sa.rank is None or sb.rank is None:
+        return
+    for x, y in zip(reversed(sa.as_list()), reversed(sb.as_list())):
+        if x is not None and y is not None and x != y and x != 1 and y != 1:
+            raise ValueError(f"For '{op}', x.shape and y.shape need to broadcast. The value of x.shape[-1] or "
+                             f"y.shape[-1] must be 1 or -1 when they are not the same, but got x.shape = "
+                             f"{tuple(sa.as_list())} and y.shape = {tuple(sb.as_list())}.")
+
+
+def ms_dtype_of(t: tf.Tensor) -> mstype.Type:
+    """The MindSpore dtype of a TF tensor."""
+    return mstype.from_tf_dtype(t.dtype)

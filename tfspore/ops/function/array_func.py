@@ -1,0 +1,996 @@
+"""Tensor creation, shape manipulation, indexing and sorting (``ops.reshape``, ``ops.gather``, ...).
+
+Example:
+    >>> import numpy as np
+    >>> from tfspore import Tensor, ops
+    >>> ops.reshape(Tensor(np.arange(6, dtype=np.float32)), (2, 3)).shape
+    (2, 3)
+"""
+from __future__ import annotations
+
+import builtins
+import numbers
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tfspore.common import dtype as mstype
+from tfspore.common.tensor import Tensor, _default_np, _wrap
+from tfspore.ops.function import _checks as V
+from tfspore.ops.function._utils import binary, dims, norm_axis, shape_arg, tf_dtype, to_tf
+
+__all__ = [
+    "reshape", "transpose", "fill", "full", "full_like", "zeros", "ones", "zeros_like", "ones_like", "cast", "concat",
+    "cat", "stack", "unstack", "unbind", "split", "chunk", "squeeze", "expand_dims", "unsqueeze", "one_hot",
+    "argmax", "select", "where", "tile", "gather", "gather_d", "gather_elements", "gather_nd", "scatter_nd",
+    "tensor_scatter_update", "tensor_scatter_add", "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div",
+    "tensor_scatter_max", "tensor_scatter_min", "tensor_scatter_elements", "scatter", "masked_fill", "masked_select",
+    "slice", "strided_slice", "flatten", "shape", "dtype", "rank", "size", "numel", "broadcast_to", "arange",
+    "range", "topk", "sort", "argsort", "unique", "tuple_to_array", "scalar_to_tensor", "identity", "eye", "tril",
+    "triu", "flip", "reverse", "roll", "nonzero", "index_select", "repeat_interleave", "repeat_elements",
+    "meshgrid", "narrow", "swapaxes", "moveaxis", "movedim", "hstack", "vstack", "tensor_split", "is_tensor",
+    "view_as", "reverse_sequence", "sequence_mask", "bincount", "searchsorted", "diag", "matrix_diag",
+]
+
+_range = builtins.range
+
+
+def _dt(x: tf.Tensor) -> mstype.Type:
+    return mstype.from_tf_dtype(x.dtype)
+
+
+def _static_size(t: tf.Tensor) -> int | None:
+    return t.shape.num_elements() if t.shape.is_fully_defined() else None
+
+
+# ---------------------------------------------------------------------------- shape
+def reshape(input: Any, shape: Any) -> Tensor:  # noqa: A002
+    """Reshape ``input`` to ``shape`` (one dimension may be -1).
+
+    Args:
+        input: the tensor.
+        shape: a tuple or list of ints, or a 1-D int Tensor.
+
+    Returns:
+        Tensor: the reshaped tensor.
+
+    Raises:
+        ValueError: when the element counts differ or ``shape`` has more than one -1.
+    """
+    t = to_tf(input, "Reshape", "input_x")
+    shp = shape_arg("Reshape", "input_shape", shape)
+    if isinstance(shp, list):
+        if builtins.sum(1 for s in shp if s == -1) > 1:
+            raise ValueError(f"For 'Reshape', there can be at most one '-1' in 'input_shape', but got {tuple(shape)}.")
+        for s in shp:
+            if s < -1:
+                raise ValueError(f"For 'Reshape', the elements of 'input_shape' must be -1 or non-negative, but got "
+                                 f"{tuple(shape)}.")
+        n = _static_size(t)
+        if n is not None:
+            known = int(np.prod([s for s in shp if s != -1], dtype=np.int64))
+            if -1 not in shp and known != n:
+                raise ValueError(f"For 'Reshape', the product of the 'input_shape' should be equal to product of "
+                                 f"'input_x' shape, but got product of the shape of 'input_shape': {known}, product "
+                                 f"of the shape of 'input_x': {n}. 'input_shape': {tuple(shape)}, 'input_x' shape: "
+                                 f"{tuple(t.shape.as_list())}.")
+            if -1 in shp and (known == 0 or n % known != 0):
+                raise ValueError(f"For 'Reshape', the product of 'input_x' shape should be divisible by the product "
+                                 f"of the other dims of 'input_shape', but got 'input_x' shape: "
+                                 f"{tuple(t.shape.as_list())} and 'input_shape': {tuple(shape)}.")
+    return _wrap(tf.reshape(t, shp))
+
+
+def view_as(input: Any, other: Any) -> Tensor:  # noqa: A002
+    """Reshape ``input`` to the shape of ``other``."""
+    return _wrap(tf.reshape(to_tf(input, "view_as"), tf.shape(to_tf(other, "view_as", "other"))))
+
+
+def transpose(input: Any, dims: Any) -> Tensor:  # noqa: A002
+    """Permute the dimensions of ``input``.
+
+    Args:
+        input: the tensor.
+        dims: a permutation of ``range(rank)`` (negative values allowed).
+
+    Returns:
+        Tensor: the transposed tensor.
+
+    Raises:
+        ValueError: when ``dims`` is not a permutation of the input's dimensions.
+    """
+    t = to_tf(input, "Transpose", "input_x")
+    perm = V.check_int_tuple("Transpose", "input_perm", dims)
+    rank = t.shape.rank
+    if rank is not None:
+        if len(perm) != rank:
+            raise ValueError(f"For 'Transpose', size of perm should equal to rank of x, but got {len(perm)} and "
+                             f"{rank}. perm: {perm}.")
+        norm = tuple(p % rank if -rank <= p < rank else p for p in perm) if rank else perm
+        if sorted(norm) != list(_range(rank)):
+            raise ValueError(f"For 'Transpose', the 'input_perm' must be a permutation of range({rank}), but got "
+                             f"{perm}.")
+        perm = norm
+    return _wrap(tf.transpose(t, perm))
+
+
+def swapaxes(input: Any, axis0: int, axis1: int) -> Tensor:  # noqa: A002
+    """Swap two dimensions."""
+    t = to_tf(input, "swapaxes")
+    r = t.shape.rank
+    a0, a1 = V.check_axis("swapaxes", "axis0", axis0, r), V.check_axis("swapaxes", "axis1", axis1, r)
+    perm = list(_range(r))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    return _wrap(tf.transpose(t, perm))
+
+
+def moveaxis(x: Any, source: Any, destination: Any) -> Tensor:
+    """Move dimensions ``source`` to ``destination``."""
+    t = to_tf(x, "moveaxis", "x")
+    return _wrap(tf.experimental.numpy.moveaxis(t, source, destination))
+
+
+movedim = moveaxis
+
+
+def squeeze(input: Any, axis: Any = None) -> Tensor:  # noqa: A002
+    """Remove dimensions of length 1 (only those of ``axis`` when given; others are left unchanged).
+
+    Args:
+        input: the tensor.
+        axis: None, an int or a tuple of ints.
+
+    Returns:
+        Tensor: the squeezed tensor.
+    """
+    t = to_tf(input, "squeeze", "input")
+    if axis is None:
+        return _wrap(tf.squeeze(t))
+    ax = norm_axis("squeeze", "axis", axis, t.shape.rank)
+    shp = t.shape.as_list()
+    keep = [a for a in ax if shp[a] == 1 or shp[a] is None]
+    return _wrap(tf.squeeze(t, keep) if keep else t)
+
+
+def expand_dims(input_x: Any, axis: int) -> Tensor:
+    """Insert a dimension of length 1 at ``axis`` (in ``[-rank-1, rank]``)."""
+    t = to_tf(input_x, "ExpandDims", "input_x")
+    r = t.shape.rank
+    V.check_int("ExpandDims", "axis", axis)
+    if r is not None and not -r - 1 <= axis <= r:
+        raise ValueError(f"For 'ExpandDims', the 'axis' must be in range [{-r - 1}, {r}], but got {axis}.")
+    return _wrap(tf.expand_dims(t, axis))
+
+
+def unsqueeze(input: Any, dim: int) -> Tensor:  # noqa: A002
+    """Insert a dimension of length 1 at ``dim``."""
+    return expand_dims(input, dim)
+
+
+def flatten(input: Any, order: str = "C", *, start_dim: int = 1, end_dim: int = -1) -> Tensor:  # noqa: A002
+    """Flatten dimensions ``start_dim`` .. ``end_dim`` into one.
+
+    Args:
+        input: the tensor.
+        order: 'C' (row-major) or 'F' (column-major).
+        start_dim: the first dimension to flatten.
+        end_dim: the last dimension to flatten.
+
+    Returns:
+        Tensor: the flattened tensor.
+    """
+    V.check_string("flatten", "order", order, ("C", "F"))
+    V.check_int("flatten", "start_dim", start_dim)
+    V.check_int("flatten", "end_dim", end_dim)
+    t = to_tf(input, "flatten", "input")
+    r = t.shape.rank
+    if order == "F":
+        t = tf.transpose(t)
+    if r == 0:
+        return _wrap(tf.reshape(t, [1]))
+    s = V.check_axis("flatten", "start_dim", start_dim, r)
+    e = V.check_axis("flatten", "end_dim", end_dim, r)
+    if s > e:
+        raise ValueError(f"For 'flatten', 'start_dim' cannot come after 'end_dim', but got start_dim={start_dim}, "
+                         f"end_dim={end_dim}.")
+    d = dims(t)
+    if s == e:
+        return _wrap(t)
+    new = list(d[:s]) + [-1] + list(d[e + 1:])
+    if builtins.any(isinstance(x, tf.Tensor) for x in new):
+        new = tf.stack([tf.cast(x, tf.int32) for x in new])
+    return _wrap(tf.reshape(t, new))
+
+
+def broadcast_to(input: Any, shape: Any) -> Tensor:  # noqa: A002
+    """Broadcast ``input`` to ``shape`` (-1 keeps the input's dimension).
+
+    Raises:
+        ValueError: when the shapes cannot broadcast.
+    """
+    t = to_tf(input, "broadcast_to", "input")
+    shp = shape_arg("broadcast_to", "shape", shape)
+    if isinstance(shp, list):
+        r = t.shape.rank
+        d = dims(t)
+        out = []
+        for i, s in enumerate(shp):
+            j = i - (len(shp) - r)
+            if s == -1:
+                if j < 0:
+                    raise ValueError(f"For 'broadcast_to', -1 is not allowed in a leading, non-existing dimension, "
+                                     f"but got shape {tuple(shape)} for input shape {tuple(t.shape.as_list())}.")
+                out.append(d[j])
+            else:
+                if j >= 0 and isinstance(d[j], int) and d[j] not in (1, s):
+                    raise ValueError(f"For 'broadcast_to', input shape {tuple(t.shape.as_list())} cannot broadcast "
+                                     f"to {tuple(shape)}.")
+                out.append(s)
+        shp = tf.stack([tf.cast(x, tf.int32) for x in out]) if builtins.any(isinstance(x, tf.Tensor) for x in out) \
+            else out
+    return _wrap(tf.broadcast_to(t, shp))
+
+
+def tile(input: Any, dims: Any) -> Tensor:  # noqa: A002
+    """Repeat ``input`` ``dims[i]`` times along each dimension (leading 1s are added to the shorter one)."""
+    t = to_tf(input, "Tile", "input")
+    mult = list(V.check_int_tuple("Tile", "dims", dims))
+    r = t.shape.rank
+    if len(mult) < r:
+        mult = [1] * (r - len(mult)) + mult
+    elif len(mult) > r:
+        t = tf.reshape(t, [1] * (len(mult) - r) + list(dims_of(t)))
+    return _wrap(tf.tile(t, mult))
+
+
+def dims_of(t: tf.Tensor) -> list:
+    d = dims(t)
+    return tf.stack([tf.cast(x, tf.int32) for x in d]) if builtins.any(isinstance(x, tf.Tensor) for x in d) else d
+
+
+def shape(input_x: Any) -> tuple:
+    """The shape as a tuple of ints (dynamic dimensions as scalar Tensors while tracing)."""
+    if isinstance(input_x, Tensor):
+        return input_x.shape
+    return Tensor._from_tf(to_tf(input_x, "shape", "input_x")).shape
+
+
+def dtype(x: Any) -> mstype.Type:
+    """The MindSpore dtype of ``x``."""
+    if isinstance(x, Tensor):
+        return x.dtype
+    return _dt(to_tf(x, "dtype", "x"))
+
+
+def rank(input_x: Any) -> int:
+    """The number of dimensions."""
+    return to_tf(input_x, "rank", "input_x").shape.rank
+
+
+def size(input_x: Any) -> Any:
+    """The number of elements (an int when the shape is static)."""
+    t = to_tf(input_x, "size", "input_x")
+    n = _static_size(t)
+    return n if n is not None else _wrap(tf.size(t, tf.int64))
+
+
+def numel(input: Any) -> Any:  # noqa: A002
+    """The number of elements."""
+    return size(input)
+
+
+def is_tensor(obj: Any) -> bool:
+    """Whether ``obj`` is a Tensor."""
+    return isinstance(obj, Tensor)
+
+
+# ---------------------------------------------------------------------------- creation
+def _check_shape_tuple(op: str, arg: str, shp: Any) -> Any:
+    if isinstance(shp, (Tensor, tf.Tensor)):
+        return shape_arg(op, arg, shp)
+    if isinstance(shp, numbers.Integral) and not isinstance(shp, bool):
+        shp = (shp,)
+    if not isinstance(shp, (list, tuple)):
+        raise TypeError(f"For '{op}', the '{arg}' must be a tuple or list of ints, but got "
+                        f"{type(shp).__name__}: {shp!r}.")
+    out = shape_arg(op, arg, shp)
+    if isinstance(out, list):
+        for s in out:
+            if s < 0:
+                raise ValueError(f"For '{op}', the elements of '{arg}' must be non-negative, but got {tuple(shp)}.")
+    return out
+
+
+def fill(type: Any, shape: Any, value: Any) -> Tensor:  # noqa: A002
+    """A tensor of ``shape`` and dtype ``type`` filled with ``value``.
+
+    Args:
+        type: the MindSpore dtype.
+        shape: a tuple of ints.
+        value: a number or 0-d Tensor.
+
+    Returns:
+        Tensor: the filled tensor.
+    """
+    dt = tf_dtype(type, "Fill", "type")
+    shp = _check_shape_tuple("Fill", "shape", shape)
+    v = tf.cast(tf.reshape(to_tf(value, "Fill", "value"), []), dt)
+    return _wrap(tf.fill(shp, v))
+
+
+def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:  # noqa: A002
+    """A tensor of ``size`` filled with ``fill_value``; the dtype defaults to int64, as in MindSpore."""
+    if not isinstance(size, (list, tuple, Tensor)):
+        raise TypeError(f"For 'ops.full', 'size' must be a tuple or list of ints, but got {type(size).__name__}.")
+    return fill(mstype.int64 if dtype is None else dtype, size, fill_value)
+
+
+def full_like(input: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:  # noqa: A002
+    """A tensor shaped like ``input`` filled with ``fill_value`` (``input``'s dtype by default)."""
+    t = to_tf(input, "full_like", "input")
+    dt = t.dtype if dtype is None else tf_dtype(dtype, "full_like")
+    return _wrap(tf.fill(tf.shape(t), tf.cast(fill_value, dt)))
+
+
+def _const(op: str, size: Any, dtype: Any, value: int) -> Tensor:
+    dt = tf.float32 if dtype is None else tf_dtype(dtype, op)
+    shp = _check_shape_tuple(op, "size", size)
+    return _wrap(tf.fill(shp, tf.constant(value, dt)) if dt != tf.bool else tf.fill(shp, bool(value)))
+
+
+def zeros(size: Any, dtype: Any = None) -> Tensor:  # noqa: A002
+    """A tensor of zeros (float32 by default)."""
+    return _const("zeros", size, dtype, 0)
+
+
+def ones(shape: Any, dtype: Any = None) -> Tensor:
+    """A tensor of ones (float32 by default)."""
+    return _const("ones", shape, dtype, 1)
+
+
+def _like(op: str, input: Any, dtype: Any, fn) -> Tensor:  # noqa: A002
+    t = to_tf(input, op, "input")
+    dt = t.dtype if dtype is None else tf_dtype(dtype, op)
+    return _wrap(fn(tf.shape(t), dt))
+
+
+def zeros_like(input: Any, *, dtype: Any = None) -> Tensor:  # noqa: A002
+    """Zeros shaped like ``input`` (its dtype by default)."""
+    return _like("zeros_like", input, dtype, lambda s, d: tf.zeros(s, d))
+
+
+def ones_like(input: Any, *, dtype: Any = None) -> Tensor:  # noqa: A002
+    """Ones shaped like ``input`` (its dtype by default)."""
+    return _like("ones_like", input, dtype, lambda s, d: tf.ones(s, d))
+
+
+def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
+    """An ``n`` x ``m`` identity matrix (float32 by default)."""
+    dt = tf.float32 if dtype is None else tf_dtype(dtype, "eye")
+    return _wrap(tf.eye(V.check_int("eye", "n", n), m, dtype=dt))
+
+
+def cast(input: Any, dtype: Any) -> Tensor:  # noqa: A002
+    """Cast ``input`` to ``dtype``.
+
+    Args:
+        input: a Tensor or a number.
+        dtype: the MindSpore dtype.
+
+    Returns:
+        Tensor: the cast tensor.
+    """
+    dt = tf_dtype(dtype, "Cast", "dtype")
+    t = to_tf(input, "Cast", "input_x")
+    return _wrap(t if t.dtype == dt else tf.cast(t, dt))
+
+
+def _arange_val(x: Any, op: str, arg: str) -> Any:
+    if isinstance(x, (Tensor, tf.Tensor)):
+        return tf.reshape(to_tf(x, op, arg), [])
+    V.check_number(op, arg, x)
+    return x
+
+
+def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None) -> Tensor:
+    """Values from ``start`` to ``end`` (exclusive) in steps of ``step``.
+
+    Python ints give int64, any float gives float32; 0-d Tensors keep their dtype.
+
+    Raises:
+        ValueError: when ``step`` is 0 or has the wrong sign.
+    """
+    if end is None:
+        start, end = 0, start
+    s, e, st = (_arange_val(start, "arange", "start"), _arange_val(end, "arange", "end"),
+                _arange_val(step, "arange", "step"))
+    vals = (s, e, st)
+    if builtins.all(isinstance(v, numbers.Number) for v in vals):
+        if st == 0:
+            raise ValueError("For 'arange', the 'step' cannot be 0.")
+        if (e - s) * st < 0:
+            raise ValueError(f"For 'arange', the 'step' must have the sign of 'end' - 'start', but got start={start}, "
+                             f"end={end}, step={step}.")
+    tdt = [v.dtype for v in vals if isinstance(v, tf.Tensor)]
+    if builtins.any(isinstance(v, float) for v in vals) or builtins.any(d.is_floating for d in tdt):
+        base = tf.float32 if not builtins.any(d == tf.float64 for d in tdt) else tf.float64
+    elif tdt:
+        base = tf.int64 if builtins.any(d == tf.int64 for d in tdt) else tdt[0]
+    else:
+        base = tf.int64
+    out = tf.range(tf.cast(s, base), tf.cast(e, base), tf.cast(st, base))
+    if dtype is not None:
+        out = tf.cast(out, tf_dtype(dtype, "arange"))
+    return _wrap(out)
+
+
+def range(start: Any, end: Any, step: Any, maxlen: int = 1000000) -> Tensor:  # noqa: A001
+    """Values from ``start`` to ``end`` in steps of ``step`` (int inputs give int64, floats float32)."""
+    vals = [to_tf(v, "Range", n) for v, n in ((start, "start"), (end, "end"), (step, "step"))]
+    fl = builtins.any(v.dtype.is_floating for v in vals)
+    dt = tf.float32 if fl else tf.int64
+    vals = [tf.cast(tf.reshape(v, []), dt) for v in vals]
+    return _wrap(tf.range(vals[0], vals[1], vals[2]))
+
+
+def tuple_to_array(input_x: Any) -> Tensor:
+    """Convert a tuple of numbers to a Tensor (ints give int64, floats float32)."""
+    if not isinstance(input_x, (list, tuple)):
+        raise TypeError(f"For 'tuple_to_array', the 'input_x' must be a tuple, but got {type(input_x).__name__}.")
+    if builtins.any(isinstance(v, (Tensor, tf.Tensor)) for v in input_x):
+        ts = [tf.reshape(to_tf(v, "tuple_to_array", "input_x"), []) for v in input_x]
+        fl = builtins.any(t.dtype.is_floating for t in ts)
+        dt = tf.float32 if fl else tf.int64
+        return _wrap(tf.stack([tf.cast(t, dt) for t in ts]))
+    return _wrap(tf.convert_to_tensor(_default_np(list(input_x))))
+
+
+def scalar_to_tensor(input_x: Any, dtype: Any = mstype.float32) -> Tensor:
+    """Convert a scalar to a 0-d Tensor of ``dtype`` (float32 by default)."""
+    dt = tf_dtype(dtype, "scalar_to_tensor")
+    if isinstance(input_x, (Tensor, tf.Tensor)):
+        return _wrap(tf.cast(tf.reshape(to_tf(input_x), []), dt))
+    if not isinstance(input_x, (numbers.Number, np.generic)):
+        raise TypeError(f"For 'scalar_to_tensor', the 'input_x' must be an int, float or bool, but got "
+                        f"{type(input_x).__name__}.")
+    return _wrap(tf.constant(input_x, dt) if not isinstance(input_x, bool) else tf.cast(input_x, dt))
+
+
+def identity(input: Any) -> Tensor:  # noqa: A002
+    """A copy of ``input``."""
+    return _wrap(tf.identity(to_tf(input, "identity", "input")))
+
+
+# ---------------------------------------------------------------------------- join / split
+def _seq(op: str, arg: str, tensors: Any) -> list:
+    if isinstance(tensors, Tensor):
+        return [tensors._value()[i] for i in _range(tensors.shape[0])]
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise TypeError(f"For '{op}', the '{arg}' must be a non-empty tuple or list of Tensors, but got "
+                        f"{type(tensors).__name__}: {tensors!r}.")
+    ts = [to_tf(t, op, f"{arg}[{i}]") for i, t in enumerate(tensors)]
+    dts = {t.dtype for t in ts}
+    if len(dts) > 1:
+        from tfspore.common.tensor import _result_dtype
+        dt = ts[0].dtype
+        for t in ts[1:]:
+            dt = _result_dtype(dt, t.dtype)
+        ts = [tf.cast(t, dt) for t in ts]
+    return ts
+
+
+def concat(tensors: Any, axis: int = 0) -> Tensor:
+    """Concatenate tensors along ``axis``.
+
+    Raises:
+        ValueError: when ``axis`` is out of range or the other dimensions differ.
+    """
+    ts = _seq("Concat", "tensors", tensors)
+    r = ts[0].shape.rank
+    a = V.check_axis("Concat", "axis", axis, r)
+    if r is not None:
+        ref = ts[0].shape.as_list()
+        for i, t in enumerate(ts[1:], 1):
+            s = t.shape.as_list()
+            if len(s) != r or builtins.any(x is not None and y is not None and x != y
+                                           for j, (x, y) in enumerate(zip(ref, s)) if j != a):
+                raise ValueError(f"For 'Concat', the shapes of all inputs must be equal except in 'axis' {axis}, but "
+                                 f"got tensors[0] shape {tuple(ref)} and tensors[{i}] shape {tuple(s)}.")
+    return _wrap(tf.concat(ts, a))
+
+
+cat = concat
+
+
+def hstack(tensors: Any) -> Tensor:
+    """Concatenate along the second axis (the first for 1-D tensors)."""
+    ts = _seq("hstack", "tensors", tensors)
+    return _wrap(tf.concat(ts, 0 if ts[0].shape.rank == 1 else 1))
+
+
+def vstack(inputs: Any) -> Tensor:
+    """Stack rows: 1-D tensors become rows, then concatenate along the first axis."""
+    ts = [tf.reshape(t, [1, -1]) if t.shape.rank == 1 else t for t in _seq("vstack", "inputs", inputs)]
+    return _wrap(tf.concat(ts, 0))
+
+
+def stack(tensors: Any, axis: int = 0) -> Tensor:
+    """Stack tensors of one shape along a new ``axis``.
+
+    Raises:
+        ValueError: when the shapes differ or ``axis`` is out of range.
+    """
+    ts = _seq("Stack", "tensors", tensors)
+    r = ts[0].shape.rank
+    if r is not None and not -r - 1 <= axis <= r:
+        raise ValueError(f"For 'Stack', the 'axis' must be in range [{-r - 1}, {r}], but got {axis}.")
+    ref = ts[0].shape
+    for i, t in enumerate(ts[1:], 1):
+        if not ref.is_compatible_with(t.shape):
+            raise ValueError(f"For 'Stack', all input shapes must be the same, but got tensors[0] shape "
+                             f"{tuple(ref.as_list())} and tensors[{i}] shape {tuple(t.shape.as_list())}.")
+    return _wrap(tf.stack(ts, axis))
+
+
+def unstack(input_x: Any, axis: int = 0) -> tuple:
+    """Split ``input_x`` along ``axis`` into a tuple of tensors of one rank less."""
+    t = to_tf(input_x, "Unstack", "input_x")
+    a = V.check_axis("Unstack", "axis", axis, t.shape.rank)
+    return tuple(_wrap(x) for x in tf.unstack(t, axis=a))
+
+
+unbind = unstack
+
+
+def split(tensor: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
+    """Split into chunks of ``split_size_or_sections`` (an int: equal chunks, the last may be smaller; a list:
+    the chunk sizes).
+
+    Raises:
+        ValueError: when the sizes do not add up to the dimension.
+    """
+    t = to_tf(tensor, "split", "tensor")
+    a = V.check_axis("split", "axis", axis, t.shape.rank)
+    n = t.shape[a]
+    if isinstance(split_size_or_sections, numbers.Integral) and not isinstance(split_size_or_sections, bool):
+        sz = V.check_positive_int("split", "split_size_or_sections", split_size_or_sections)
+        if n is None:
+            raise ValueError("For 'split', the split dimension must be static.")
+        sizes = [sz] * (n // sz) + ([n % sz] if n % sz else [])
+    elif isinstance(split_size_or_sections, (list, tuple)):
+        sizes = list(V.check_int_tuple("split", "split_size_or_sections", split_size_or_sections))
+        if n is not None and builtins.sum(sizes) != n:
+            raise ValueError(f"For 'split', the sum of 'split_size_or_sections' must be equal to the dimension "
+                             f"{n} of axis {axis}, but got {tuple(sizes)}.")
+    else:
+        raise TypeError(f"For 'split', the 'split_size_or_sections' must be an int, tuple or list, but got "
+                        f"{type(split_size_or_sections).__name__}.")
+    return tuple(_wrap(x) for x in tf.split(t, sizes, axis=a))
+
+
+def tensor_split(input: Any, indices_or_sections: Any, axis: int = 0) -> tuple:  # noqa: A002
+    """Split into ``indices_or_sections`` near-equal parts, or at the given indices."""
+    t = to_tf(input, "tensor_split", "input")
+    a = V.check_axis("tensor_split", "axis", axis, t.shape.rank)
+    n = t.shape[a]
+    if isinstance(indices_or_sections, numbers.Integral):
+        k = indices_or_sections
+        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
+    else:
+        idx = [0] + list(indices_or_sections) + [n]
+        sizes = [builtins.max(0, builtins.min(idx[i + 1], n) - builtins.min(idx[i], n)) for i in _range(len(idx) - 1)]
+    return tuple(_wrap(x) for x in tf.split(t, sizes, axis=a))
+
+
+def chunk(input: Any, chunks: int, axis: int = 0) -> tuple:  # noqa: A002
+    """Split into ``chunks`` parts of size ``ceil(dim / chunks)`` (fewer parts when they run out)."""
+    t = to_tf(input, "chunk", "input")
+    V.check_positive_int("chunk", "chunks", chunks)
+    a = V.check_axis("chunk", "axis", axis, t.shape.rank)
+    n = t.shape[a]
+    if n is None:
+        raise ValueError("For 'chunk', the split dimension must be static.")
+    sz = -(-n // chunks) if n else 0
+    if sz == 0:
+        return (_wrap(t),)
+    return split(Tensor._from_tf(t), sz, a)
+
+
+def narrow(input: Any, axis: int, start: int, length: int) -> Tensor:  # noqa: A002
+    """The slice ``start:start+length`` along ``axis``."""
+    t = to_tf(input, "narrow", "input")
+    a = V.check_axis("narrow", "axis", axis, t.shape.rank)
+    begin = [0] * t.shape.rank
+    size = [-1] * t.shape.rank
+    begin[a], size[a] = start, length
+    return _wrap(tf.slice(t, begin, size))
+
+
+# ---------------------------------------------------------------------------- select / one_hot / argmax
+def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0, axis: int = -1) -> Tensor:
+    """One-hot encoding of ``indices`` with ``depth`` classes.
+
+    Args:
+        indices: an int tensor.
+        depth: the number of classes.
+        on_value: the value at the index (its dtype is the output dtype; python ints give int64).
+        off_value: the value elsewhere.
+        axis: where the new dimension goes.
+
+    Returns:
+        Tensor: the encoding.
+    """
+    t = to_tf(indices, "OneHot", "indices")
+    if not t.dtype.is_integer:
+        raise TypeError(f"For 'OneHot', the 'indices' must be an int tensor, but got {_dt(t)}.")
+    if isinstance(depth, Tensor):
+        depth = tf.cast(tf.reshape(depth._value(), []), tf.int32)
+    else:
+        V.check_non_negative_int("OneHot", "depth", depth)
+    on = to_tf(on_value, "OneHot", "on_value")
+    off = to_tf(off_value, "OneHot", "off_value")
+    if off.dtype != on.dtype:
+        off = tf.cast(off, on.dtype)
+    r = t.shape.rank
+    if r is not None and not -1 <= axis <= r:
+        raise ValueError(f"For 'OneHot', the 'axis' must be in range [-1, {r}], but got {axis}.")
+    return _wrap(tf.one_hot(t, depth, tf.reshape(on, []), tf.reshape(off, []), axis=axis, dtype=on.dtype))
+
+
+def argmax(input: Any, dim: int | None = None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    """Indices of the maxima along ``dim`` (of the flattened tensor when None), as int64."""
+    t = to_tf(input, "argmax", "input")
+    if dim is None:
+        out = tf.argmax(tf.reshape(t, [-1]), output_type=tf.int64)
+        return _wrap(tf.reshape(out, [1] * t.shape.rank) if keepdim else out)
+    a = V.check_axis("argmax", "dim", dim, t.shape.rank)
+    out = tf.argmax(t, axis=a, output_type=tf.int64)
+    return _wrap(tf.expand_dims(out, a) if keepdim else out)
+
+
+def select(condition: Any, input: Any, other: Any) -> Tensor:  # noqa: A002
+    """Pick ``input`` where ``condition`` is True and ``other`` elsewhere (all three broadcast).
+
+    Raises:
+        TypeError: when ``condition`` is not a bool tensor.
+    """
+    c = to_tf(condition, "select", "condition")
+    if c.dtype != tf.bool:
+        raise TypeError(f"For 'select', the 'condition' must be a bool Tensor, but got {_dt(c)}.")
+    a, b = binary("select", input, other)
+    return _wrap(tf.where(c, a, b))
+
+
+def where(condition: Any, input: Any = None, other: Any = None) -> Any:  # noqa: A002
+    """``select(condition, input, other)``; with only ``condition``, the tuple of nonzero indices per axis."""
+    if input is None and other is None:
+        c = tf.cast(to_tf(condition, "where", "condition"), tf.bool)
+        idx = tf.where(c)
+        return tuple(_wrap(idx[:, i]) for i in _range(c.shape.rank))
+    c = tf.cast(to_tf(condition, "where", "condition"), tf.bool)
+    return select(Tensor._from_tf(c), input, other)
+
+
+def masked_fill(input_x: Any, mask: Any, value: Any) -> Tensor:
+    """Fill ``input_x`` with ``value`` where ``mask`` is True (``mask`` broadcasts)."""
+    t = to_tf(input_x, "masked_fill", "input_x")
+    m = to_tf(mask, "masked_fill", "mask")
+    if m.dtype != tf.bool:
+        raise TypeError(f"For 'masked_fill', the 'mask' must be a bool Tensor, but got {_dt(m)}.")
+    v = tf.cast(tf.reshape(to_tf(value, "masked_fill", "value"), []), t.dtype)
+    shp = tf.broadcast_dynamic_shape(tf.shape(t), tf.shape(m))
+    return _wrap(tf.where(tf.broadcast_to(m, shp), v, tf.broadcast_to(t, shp)))
+
+
+def masked_select(input: Any, mask: Any) -> Tensor:  # noqa: A002
+    """The 1-D tensor of ``input``'s elements where ``mask`` is True."""
+    t = to_tf(input, "masked_select", "input")
+    m = to_tf(mask, "masked_select", "mask", tf.bool)
+    shp = tf.broadcast_dynamic_shape(tf.shape(t), tf.shape(m))
+    return _wrap(tf.boolean_mask(tf.broadcast_to(t, shp), tf.broadcast_to(m, shp)))
+
+
+# ---------------------------------------------------------------------------- gather / scatter
+def _int_idx(op: str, arg: str, x: Any) -> tf.Tensor:
+    t = to_tf(x, op, arg)
+    if not t.dtype.is_integer:
+        raise TypeError(f"For '{op}', the '{arg}' must be an int32 or int64 tensor, but got {_dt(t)}.")
+    return t
+
+
+def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0) -> Tensor:
+    """Gather slices of ``input_params`` along ``axis`` at ``input_indices``."""
+    t = to_tf(input_params, "Gather", "input_params")
+    i = _int_idx("Gather", "input_indices", input_indices)
+    if isinstance(axis, Tensor):
+        axis = int(axis.asnumpy())
+    a = V.check_axis("Gather", "axis", axis, t.shape.rank)
+    return _wrap(tf.gather(t, i, axis=a, batch_dims=batch_dims))
+
+
+def index_select(input: Any, axis: int, index: Any) -> Tensor:  # noqa: A002
+    """Select entries of ``input`` along ``axis`` at the 1-D ``index``."""
+    return gather(input, index, axis)
+
+
+def _full_coords(index: tf.Tensor, a: int) -> tf.Tensor:
+    """Coordinates ``[..., rank]`` that take every position of ``index`` with ``index`` along axis ``a``."""
+    r = index.shape.rank
+    shp = tf.shape(index, out_type=index.dtype)
+    grids = tf.meshgrid(*[tf.range(shp[k]) for k in _range(r)], indexing="ij")
+    grids[a] = index
+    return tf.stack(grids, -1)
+
+
+def gather_d(x: Any, dim: int, index: Any) -> Tensor:
+    """``out[i][j] = x[index[i][j]][j]`` for ``dim`` 0 (generally: take ``index`` along ``dim``)."""
+    t = to_tf(x, "GatherD", "x")
+    i = _int_idx("GatherD", "index", index)
+    if isinstance(dim, Tensor):
+        dim = int(dim.asnumpy())
+    a = V.check_axis("GatherD", "dim", dim, t.shape.rank)
+    if i.shape.rank is not None and t.shape.rank is not None and i.shape.rank != t.shape.rank:
+        raise ValueError(f"For 'GatherD', the rank of 'index' must equal the rank of 'x', but got {i.shape.rank} and "
+                         f"{t.shape.rank}.")
+    return _wrap(tf.gather_nd(t, _full_coords(i, a)))
+
+
+def gather_elements(input: Any, dim: int, index: Any) -> Tensor:  # noqa: A002
+    """Alias of :func:`gather_d`."""
+    return gather_d(input, dim, index)
+
+
+def gather_nd(input_x: Any, indices: Any) -> Tensor:
+    """Gather slices of ``input_x`` at the coordinates in the last dimension of ``indices``."""
+    return _wrap(tf.gather_nd(to_tf(input_x, "GatherNd", "input_x"), _int_idx("GatherNd", "indices", indices)))
+
+
+def scatter_nd(indices: Any, updates: Any, shape: Any) -> Tensor:
+    """A zero tensor of ``shape`` with ``updates`` added at ``indices``."""
+    i = _int_idx("ScatterNd", "indices", indices)
+    u = to_tf(updates, "ScatterNd", "updates")
+    shp = shape_arg("ScatterNd", "shape", shape)
+    return _wrap(tf.scatter_nd(i, u, tf.cast(shp, i.dtype) if isinstance(shp, tf.Tensor) else shp))
+
+
+def _tensor_scatter(op: str, fn):
+    def f(input_x: Any, indices: Any, updates: Any) -> Tensor:
+        t = to_tf(input_x, op, "input_x")
+        i = _int_idx(op, "indices", indices)
+        u = to_tf(updates, op, "updates", t.dtype)
+        return _wrap(fn(t, i, u))
+    f.__name__ = op
+    f.__doc__ = f"``{op}``: update ``input_x`` at ``indices`` with ``updates``."
+    return f
+
+
+tensor_scatter_update = _tensor_scatter("tensor_scatter_update", tf.tensor_scatter_nd_update)
+tensor_scatter_add = _tensor_scatter("tensor_scatter_add", tf.tensor_scatter_nd_add)
+tensor_scatter_sub = _tensor_scatter("tensor_scatter_sub", tf.tensor_scatter_nd_sub)
+tensor_scatter_max = _tensor_scatter("tensor_scatter_max", tf.tensor_scatter_nd_max)
+tensor_scatter_min = _tensor_scatter("tensor_scatter_min", tf.tensor_scatter_nd_min)
+
+
+def _scatter_mul(t, i, u):
+    n = tf.shape(i)[0]
+    return tf.foldl(lambda acc, k: tf.tensor_scatter_nd_update(acc, i[k:k + 1], tf.gather_nd(acc, i[k:k + 1]) * u[k:k + 1]),
+                    tf.range(n), initializer=t)
+
+
+def _scatter_div(t, i, u):
+    n = tf.shape(i)[0]
+    return tf.foldl(lambda acc, k: tf.tensor_scatter_nd_update(acc, i[k:k + 1], tf.gather_nd(acc, i[k:k + 1]) / u[k:k + 1]),
+                    tf.range(n), initializer=t)
+
+
+tensor_scatter_mul = _tensor_scatter("tensor_scatter_mul", _scatter_mul)
+tensor_scatter_div = _tensor_scatter("tensor_scatter_div", _scatter_div)
+
+
+def tensor_scatter_elements(input_x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none") -> Tensor:
+    """Write ``updates`` into ``input_x`` at ``indices`` along ``axis`` (reduction 'none' or 'add')."""
+    V.check_string("tensor_scatter_elements", "reduction", reduction, ("none", "add"))
+    t = to_tf(input_x, "tensor_scatter_elements", "input_x")
+    i = _int_idx("tensor_scatter_elements", "indices", indices)
+    u = to_tf(updates, "tensor_scatter_elements", "updates", t.dtype)
+    a = V.check_axis("tensor_scatter_elements", "axis", axis, t.shape.rank)
+    r = t.shape.rank
+    i = tf.where(i < 0, i + tf.cast(tf.shape(t)[a], i.dtype), i)
+    coords = _full_coords(i, a)
+    u = tf.slice(u, [0] * r, tf.shape(i)) if u.shape != i.shape else u
+    fn = tf.tensor_scatter_nd_add if reduction == "add" else tf.tensor_scatter_nd_update
+    return _wrap(fn(t, coords, u))
+
+
+def scatter(input: Any, axis: int, index: Any, src: Any) -> Tensor:  # noqa: A002
+    """Write ``src`` into ``input`` at ``index`` along ``axis`` (see :func:`tensor_scatter_elements`)."""
+    if not isinstance(src, (Tensor, tf.Tensor)):
+        src = Tensor._from_tf(tf.fill(tf.shape(to_tf(index)), tf.cast(src, to_tf(input).dtype)))
+    return tensor_scatter_elements(input, index, src, axis)
+
+
+# ---------------------------------------------------------------------------- slicing
+def slice(input_x: Any, begin: Any, size: Any) -> Tensor:  # noqa: A001
+    """The slice of ``input_x`` starting at ``begin`` with ``size`` (-1: to the end)."""
+    t = to_tf(input_x, "Slice", "input_x")
+    b = shape_arg("Slice", "begin", begin)
+    s = shape_arg("Slice", "size", size)
+    r = t.shape.rank
+    if isinstance(b, list) and isinstance(s, list) and r is not None and (len(b) != r or len(s) != r):
+        raise ValueError(f"For 'Slice', the lengths of 'begin' and 'size' must equal the rank {r} of 'input_x', but "
+                         f"got begin={tuple(begin)}, size={tuple(size)}.")
+    return _wrap(tf.slice(t, b, s))
+
+
+def strided_slice(input_x: Any, begin: Any, end: Any, strides: Any, begin_mask: int = 0, end_mask: int = 0,
+                  ellipsis_mask: int = 0, new_axis_mask: int = 0, shrink_axis_mask: int = 0) -> Tensor:
+    """Strided slice with TensorFlow/MindSpore mask semantics."""
+    t = to_tf(input_x, "StridedSlice", "input_x")
+    b, e, s = (shape_arg("StridedSlice", n, v) for n, v in (("begin", begin), ("end", end), ("strides", strides)))
+    if isinstance(s, list) and 0 in s:
+        raise ValueError(f"For 'StridedSlice', the 'strides' cannot contain 0, but got {tuple(strides)}.")
+    return _wrap(tf.strided_slice(t, b, e, s, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                                  new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask))
+
+
+def flip(input: Any, dims: Any) -> Tensor:  # noqa: A002
+    """Reverse the order of elements along ``dims``."""
+    t = to_tf(input, "flip", "input")
+    ax = norm_axis("flip", "dims", dims, t.shape.rank)
+    return _wrap(tf.reverse(t, list(ax)))
+
+
+def reverse(x: Any, axis: Any) -> Tensor:
+    """Reverse along ``axis``."""
+    return flip(x, axis)
+
+
+def roll(input: Any, shifts: Any, dims: Any = None) -> Tensor:  # noqa: A002
+    """Roll elements along ``dims`` by ``shifts`` (of the flattened tensor when ``dims`` is None)."""
+    t = to_tf(input, "roll", "input")
+    if dims is None:
+        return _wrap(tf.reshape(tf.roll(tf.reshape(t, [-1]), shifts, 0), tf.shape(t)))
+    return _wrap(tf.roll(t, shifts, dims))
+
+
+def tril(input: Any, diagonal: int = 0) -> Tensor:  # noqa: A002
+    """The lower triangle (elements above ``diagonal`` set to zero)."""
+    t = to_tf(input, "tril", "input")
+    n, m = tf.shape(t)[-2], tf.shape(t)[-1]
+    mask = tf.range(m)[None, :] - tf.range(n)[:, None] <= diagonal
+    return _wrap(tf.where(mask, t, tf.zeros_like(t)))
+
+
+def triu(input: Any, diagonal: int = 0) -> Tensor:  # noqa: A002
+    """The upper triangle (elements below ``diagonal`` set to zero)."""
+    t = to_tf(input, "triu", "input")
+    n, m = tf.shape(t)[-2], tf.shape(t)[-1]
+    mask = tf.range(m)[None, :] - tf.range(n)[:, None] >= diagonal
+    return _wrap(tf.where(mask, t, tf.zeros_like(t)))
+
+
+def diag(input: Any) -> Tensor:  # noqa: A002
+    """A diagonal matrix from a 1-D tensor."""
+    return _wrap(tf.linalg.diag(to_tf(input, "diag", "input")))
+
+
+matrix_diag = diag
+
+
+def nonzero(input: Any, *, as_tuple: bool = False) -> Any:  # noqa: A002
+    """Indices of the non-zero elements, ``(n, rank)`` int64 (a tuple per axis when ``as_tuple``)."""
+    t = to_tf(input, "nonzero", "input")
+    idx = tf.where(tf.cast(t, tf.bool))
+    if as_tuple:
+        return tuple(_wrap(idx[:, k]) for k in _range(t.shape.rank))
+    return _wrap(idx)
+
+
+def repeat_interleave(input: Any, repeats: Any, axis: int | None = None) -> Tensor:  # noqa: A002
+    """Repeat each element ``repeats`` times along ``axis`` (of the flattened tensor when None)."""
+    t = to_tf(input, "repeat_interleave", "input")
+    r = to_tf(repeats, "repeat_interleave", "repeats") if isinstance(repeats, Tensor) else repeats
+    if axis is None:
+        return _wrap(tf.repeat(tf.reshape(t, [-1]), r))
+    return _wrap(tf.repeat(t, r, axis=axis))
+
+
+def repeat_elements(x: Any, rep: int, axis: int = 0) -> Tensor:
+    """Repeat each element ``rep`` times along ``axis``."""
+    return repeat_interleave(x, rep, axis)
+
+
+def meshgrid(*inputs: Any, indexing: str = "xy") -> tuple:
+    """Coordinate grids from 1-D tensors."""
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
+        inputs = inputs[0]
+    V.check_string("meshgrid", "indexing", indexing, ("xy", "ij"))
+    return tuple(_wrap(g) for g in tf.meshgrid(*[to_tf(x, "meshgrid") for x in inputs], indexing=indexing))
+
+
+def reverse_sequence(x: Any, seq_lengths: Any, seq_dim: int, batch_dim: int = 0) -> Tensor:
+    """Reverse the first ``seq_lengths[b]`` elements along ``seq_dim`` of each batch entry."""
+    return _wrap(tf.reverse_sequence(to_tf(x, "reverse_sequence"), to_tf(seq_lengths), seq_dim, batch_dim))
+
+
+def sequence_mask(lengths: Any, maxlen: int | None = None) -> Tensor:
+    """A bool mask ``[..., maxlen]`` that is True for positions below ``lengths``."""
+    return _wrap(tf.sequence_mask(to_tf(lengths, "sequence_mask", "lengths"), maxlen))
+
+
+def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Tensor:  # noqa: A002
+    """Count occurrences of each non-negative int."""
+    t = to_tf(input, "bincount", "input")
+    w = to_tf(weights) if weights is not None else None
+    return _wrap(tf.math.bincount(tf.cast(t, tf.int32), w, minlength=minlength,
+                                  dtype=w.dtype if w is not None else tf.int64))
+
+
+def searchsorted(sorted_sequence: Any, values: Any, *, out_int32: bool = False, right: bool = False) -> Tensor:
+    """Indices at which ``values`` would be inserted into the sorted last dimension."""
+    s = to_tf(sorted_sequence, "searchsorted", "sorted_sequence")
+    v = to_tf(values, "searchsorted", "values", s.dtype)
+    return _wrap(tf.searchsorted(s, v, side="right" if right else "left",
+                                 out_type=tf.int32 if out_int32 else tf.int64))
+
+
+# ---------------------------------------------------------------------------- sort / topk / unique
+def _move_last(t: tf.Tensor, a: int) -> tuple[tf.Tensor, list | None]:
+    r = t.shape.rank
+    if a == r - 1:
+        return t, None
+    perm = list(_range(r))
+    perm[a], perm[-1] = perm[-1], perm[a]
+    return tf.transpose(t, perm), perm
+
+
+def topk(input: Any, k: int, dim: int | None = None, largest: bool = True, sorted: bool = True) -> tuple:  # noqa: A002
+    """The ``k`` largest (or smallest) values along ``dim`` (the last when None) and their int32 indices.
+
+    Raises:
+        ValueError: when ``k`` exceeds the dimension.
+    """
+    t = to_tf(input, "topk", "input")
+    if isinstance(k, Tensor):
+        k = int(k.asnumpy())
+    V.check_non_negative_int("topk", "k", k)
+    a = V.check_axis("topk", "dim", -1 if dim is None else dim, t.shape.rank)
+    n = t.shape[a] if t.shape.rank else 1
+    if n is not None and k > n:
+        raise ValueError(f"For 'topk', the 'k' must be at most the size {n} of dimension {a}, but got {k}.")
+    x, perm = _move_last(t, a)
+    if largest:
+        vals, idx = tf.math.top_k(x, k, sorted=True)
+    else:
+        neg = -tf.cast(x, tf.float64) if x.dtype.is_unsigned else -x
+        _, idx = tf.math.top_k(neg, k, sorted=True)
+        vals = tf.gather(x, idx, batch_dims=x.shape.rank - 1)
+    if perm is not None:
+        vals, idx = tf.transpose(vals, perm), tf.transpose(idx, perm)
+    return _wrap(vals), _wrap(tf.cast(idx, tf.int32))
+
+
+def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple:
+    """Sort along ``axis`` (stable); returns (values, int32 indices)."""
+    t = to_tf(input_x, "sort", "input_x")
+    a = V.check_axis("sort", "axis", axis, t.shape.rank)
+    V.check_bool("sort", "descending", descending)
+    x, perm = _move_last(t, a)
+    idx = tf.argsort(x, axis=-1, direction="DESCENDING" if descending else "ASCENDING", stable=True)
+    vals = tf.gather(x, idx, batch_dims=x.shape.rank - 1)
+    if perm is not None:
+        vals, idx = tf.transpose(vals, perm), tf.transpose(idx, perm)
+    return _wrap(vals), _wrap(tf.cast(idx, tf.int32))
+
+
+def argsort(input: Any, axis: int = -1, descending: bool = False) -> Tensor:  # noqa: A002
+    """The int32 indices that sort ``input`` along ``axis``."""
+    return sort(input, axis, descending)[1]
+
+
+def unique(input: Any) -> tuple:  # noqa: A002
+    """Unique elements in order of first occurrence, and each element's index into them (int32)."""
+    t = to_tf(input, "unique", "input")
+    y, idx = tf.unique(tf.reshape(t, [-1]), out_idx=tf.int32)
+    return _wrap(y), _wrap(tf.reshape(idx, tf.shape(t)))

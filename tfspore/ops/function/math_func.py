@@ -1,0 +1,871 @@
+"""Element-wise math, comparisons, reductions and linear algebra (``ops.add``, ``ops.mean``, ...).
+
+Every function takes tfspore Tensors, Parameters, python scalars or numpy arrays, works eagerly
+and inside a GRAPH_MODE trace, and returns tfspore Tensors.
+
+Example:
+    >>> import numpy as np
+    >>> from tfspore import Tensor, ops
+    >>> ops.mean(Tensor(np.array([1.0, 2.0], np.float32)))
+    Tensor(shape=[], dtype=Float32, value= 1.5)
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import tensorflow as tf
+
+from tfspore.common.tensor import Tensor, _wrap
+from tfspore.ops.function import _checks as V
+from tfspore.ops.function._utils import binary, check_broadcast, norm_axis, tf_dtype, to_float, to_tf
+
+__all__ = [
+    "abs", "absolute", "neg", "negative", "sqrt", "rsqrt", "square", "exp", "log", "log1p", "expm1", "log2", "log10",
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "floor",
+    "ceil", "round", "sign", "reciprocal", "isnan", "isinf", "isfinite", "logical_not", "tanh", "trunc", "exp2",
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_div", "floor_divide",
+    "floor_mod", "remainder", "fmod", "pow", "maximum", "minimum", "equal", "eq", "ne", "not_equal", "gt",
+    "greater", "ge", "greater_equal", "lt", "less", "le", "less_equal", "logical_and", "logical_or", "logical_xor",
+    "atan2", "arctan2", "squared_difference", "addn", "mean", "sum", "amax", "amin", "max", "min", "prod", "std",
+    "var", "all", "any", "argmin", "logsumexp", "cumsum", "cumprod", "norm", "isclose", "allclose", "linspace",
+    "matmul", "bmm", "mm", "dot", "outer", "addmm", "lerp", "sqrt_", "square_", "count_nonzero", "clamp", "clip",
+    "clip_by_value", "clip_by_global_norm", "cosine_similarity", "diff", "inner", "permute",
+]
+
+_builtin_abs, _builtin_max, _builtin_min, _builtin_round, _builtin_sum, _builtin_pow = abs, max, min, round, sum, pow
+
+
+# ---------------------------------------------------------------------------- unary
+def _unary(op: str, fn, float_only: bool = False):
+    def f(input: Any) -> Tensor:  # noqa: A002
+        t = to_tf(input, op, "input")
+        if float_only:
+            t = to_float(t)
+        return _wrap(fn(t))
+    f.__name__ = op
+    return f
+
+
+def _abs(t):
+    return t if t.dtype == tf.bool or t.dtype.is_unsigned else tf.abs(t)
+
+
+abs = _unary("abs", _abs)  # noqa: A001
+absolute = abs
+neg = _unary("neg", tf.negative)
+negative = neg
+sqrt = _unary("sqrt", tf.sqrt, True)
+rsqrt = _unary("rsqrt", tf.math.rsqrt, True)
+square = _unary("square", tf.square)
+exp = _unary("exp", tf.exp, True)
+exp2 = _unary("exp2", lambda t: tf.pow(tf.constant(2, t.dtype), t), True)
+log = _unary("log", tf.math.log, True)
+log1p = _unary("log1p", tf.math.log1p, True)
+expm1 = _unary("expm1", tf.math.expm1, True)
+log2 = _unary("log2", lambda t: tf.math.log(t) / tf.math.log(tf.constant(2, t.dtype)), True)
+log10 = _unary("log10", lambda t: tf.math.log(t) / tf.math.log(tf.constant(10, t.dtype)), True)
+sin = _unary("sin", tf.sin, True)
+cos = _unary("cos", tf.cos, True)
+tan = _unary("tan", tf.tan, True)
+asin = _unary("asin", tf.asin, True)
+acos = _unary("acos", tf.acos, True)
+atan = _unary("atan", tf.atan, True)
+sinh = _unary("sinh", tf.sinh, True)
+cosh = _unary("cosh", tf.cosh, True)
+asinh = _unary("asinh", tf.asinh, True)
+acosh = _unary("acosh", tf.acosh, True)
+atanh = _unary("atanh", tf.atanh, True)
+erf = _unary("erf", tf.math.erf, True)
+erfc = _unary("erfc", tf.math.erfc, True)
+tanh = _unary("tanh", tf.tanh, True)
+reciprocal = _unary("reciprocal", tf.math.reciprocal, True)
+sign = _unary("sign", lambda t: tf.sign(t) if t.dtype != tf.bool else t)
+logical_not = _unary("logical_not", lambda t: tf.logical_not(tf.cast(t, tf.bool)))
+sqrt_ = sqrt
+square_ = square
+
+
+def _int_passthrough(fn):
+    return lambda t: t if t.dtype in (tf.bool,) or t.dtype.is_integer else fn(t)
+
+
+floor = _unary("floor", _int_passthrough(tf.floor))
+ceil = _unary("ceil", _int_passthrough(tf.math.ceil))
+trunc = _unary("trunc", _int_passthrough(lambda t: tf.where(t < 0, tf.math.ceil(t), tf.floor(t))))
+
+
+def round(input: Any, *, decimals: int = 0) -> Tensor:  # noqa: A001,A002
+    """Round half to even, as MindSpore's Round.
+
+    Args:
+        input: the tensor.
+        decimals: the number of decimal places.
+
+    Returns:
+        Tensor: the rounded values, same dtype.
+    """
+    t = to_tf(input, "round", "input")
+    V.check_int("round", "decimals", decimals)
+    if t.dtype.is_integer or t.dtype == tf.bool:
+        return _wrap(t)
+    if decimals:
+        scale = tf.constant(10.0 ** decimals, t.dtype)
+        return _wrap(tf.round(t * scale) / scale)
+    return _wrap(tf.round(t))
+
+
+def _float_pred(fn, default: bool):
+    def f(t):
+        if t.dtype.is_floating or t.dtype.is_complex:
+            return fn(t)
+        return tf.fill(tf.shape(t), default)
+    return f
+
+
+isnan = _unary("isnan", _float_pred(tf.math.is_nan, False))
+isinf = _unary("isinf", _float_pred(tf.math.is_inf, False))
+isfinite = _unary("isfinite", _float_pred(tf.math.is_finite, True))
+
+
+# ---------------------------------------------------------------------------- binary
+def _binary_op(op: str, fn, float_only: bool = False, out_bool_cast: bool = False):
+    def f(input: Any, other: Any) -> Tensor:  # noqa: A002
+        a, b = binary(op, input, other)
+        check_broadcast(op, a, b)
+        if float_only:
+            a, b = to_float(a), to_float(b)
+        return _wrap(fn(a, b))
+    f.__name__ = op
+    return f
+
+
+def _bool_safe(fn, bool_fn):
+    return lambda a, b: bool_fn(a, b) if a.dtype == tf.bool else fn(a, b)
+
+
+add = _binary_op("add", _bool_safe(tf.add, tf.logical_or))
+sub = _binary_op("sub", tf.subtract)
+subtract = sub
+mul = _binary_op("mul", _bool_safe(tf.multiply, tf.logical_and))
+multiply = mul
+floor_div = _binary_op("floor_div", tf.math.floordiv)
+floor_divide = floor_div
+floor_mod = _binary_op("floor_mod", tf.math.floormod)
+remainder = floor_mod
+fmod = _binary_op("fmod", lambda a, b: tf.math.truncatemod(a, b))
+maximum = _binary_op("maximum", _bool_safe(tf.maximum, tf.logical_or))
+minimum = _binary_op("minimum", _bool_safe(tf.minimum, tf.logical_and))
+equal = _binary_op("equal", tf.equal)
+eq = equal
+not_equal = _binary_op("not_equal", tf.not_equal)
+ne = not_equal
+greater = _binary_op("greater", tf.greater)
+gt = greater
+greater_equal = _binary_op("greater_equal", tf.greater_equal)
+ge = greater_equal
+less = _binary_op("less", tf.less)
+lt = less
+less_equal = _binary_op("less_equal", tf.less_equal)
+le = less_equal
+logical_and = _binary_op("logical_and", lambda a, b: tf.logical_and(tf.cast(a, tf.bool), tf.cast(b, tf.bool)))
+logical_or = _binary_op("logical_or", lambda a, b: tf.logical_or(tf.cast(a, tf.bool), tf.cast(b, tf.bool)))
+logical_xor = _binary_op("logical_xor", lambda a, b: tf.math.logical_xor(tf.cast(a, tf.bool), tf.cast(b, tf.bool)))
+atan2 = _binary_op("atan2", tf.atan2, True)
+arctan2 = atan2
+squared_difference = _binary_op("squared_difference", tf.math.squared_difference)
+
+
+def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
+    """Divide ``input`` by ``other`` (true division; 'floor' or 'trunc' rounding when asked).
+
+    Args:
+        input: the dividend.
+        other: the divisor.
+        rounding_mode: None (true division, integers give float32), 'floor' or 'trunc'.
+
+    Returns:
+        Tensor: the quotient.
+
+    Raises:
+        ValueError: when ``rounding_mode`` is not None, 'floor' or 'trunc'.
+    """
+    if rounding_mode is not None:
+        V.check_string("div", "rounding_mode", rounding_mode, ("floor", "trunc"))
+    a, b = binary("div", input, other)
+    check_broadcast("div", a, b)
+    if rounding_mode == "floor":
+        return _wrap(tf.math.floordiv(a, b))
+    if rounding_mode == "trunc":
+        if a.dtype.is_integer:
+            return _wrap(tf.math.truncatediv(a, b))
+        q = a / b
+        return _wrap(tf.where(q < 0, tf.math.ceil(q), tf.floor(q)))
+    a, b = to_float(a), to_float(b)
+    return _wrap(tf.math.truediv(a, b))
+
+
+divide = div
+true_divide = div
+
+
+def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001,A002
+    """Element-wise ``input ** exponent`` with MindSpore's type promotion.
+
+    Args:
+        input: the base (Tensor or number).
+        exponent: the exponent (Tensor or number).
+
+    Returns:
+        Tensor: the power.
+    """
+    a, b = binary("pow", input, exponent)
+    check_broadcast("pow", a, b)
+    if a.dtype == tf.bool:
+        a, b = tf.cast(a, tf.int64), tf.cast(b, tf.int64)
+    return _wrap(tf.pow(a, b))
+
+
+def addn(x: Any) -> Tensor:
+    """Add a tuple or list of tensors of the same shape and dtype.
+
+    Args:
+        x: a tuple or list of tensors.
+
+    Returns:
+        Tensor: the sum.
+
+    Raises:
+        TypeError: when ``x`` is not a non-empty tuple or list.
+    """
+    if isinstance(x, Tensor):
+        x = (x,)
+    if not isinstance(x, (list, tuple)) or not x:
+        raise TypeError(f"For 'AddN', the 'x' must be a non-empty tuple or list of Tensors, but got {x!r}.")
+    ts = [to_tf(t, "AddN", f"x[{i}]") for i, t in enumerate(x)]
+    dt = ts[0].dtype
+    for i, t in enumerate(ts):
+        if t.dtype != dt:
+            raise TypeError(f"For 'AddN', all input dtypes must be the same, but got x[0]: "
+                            f"{_ms(dt)} and x[{i}]: {_ms(t.dtype)}.")
+    return _wrap(tf.add_n(ts) if dt != tf.bool else tf.reduce_any(tf.stack(ts), 0))
+
+
+def _ms(dt):
+    from tfspore.common.dtype import from_tf_dtype
+    return from_tf_dtype(dt)
+
+
+def lerp(input: Any, end: Any, weight: Any) -> Tensor:  # noqa: A002
+    """Linear interpolation ``input + weight * (end - input)``."""
+    a, b = binary("lerp", input, end)
+    _, w = binary("lerp", a, weight)
+    return _wrap(a + tf.cast(w, a.dtype) * (b - a))
+
+
+# ---------------------------------------------------------------------------- reductions
+def _reduce(op: str, fn, x: Any, axis: Any, keep: Any, cast_bool: tf.DType | None = None) -> tf.Tensor:
+    t = to_tf(x, op, "input")
+    V.check_bool(op, "keep_dims", keep)
+    ax = norm_axis(op, "axis", axis, t.shape.rank)
+    if ax == ():
+        ax = None
+    if cast_bool is not None and t.dtype == tf.bool:
+        t = tf.cast(t, cast_bool)
+    return fn(t, axis=list(ax) if ax is not None else None, keepdims=bool(keep))
+
+
+def _sum_dtype(t: tf.Tensor) -> tf.Tensor:
+    if t.dtype == tf.bool or (t.dtype.is_integer and t.dtype != tf.int64):
+        return tf.cast(t, tf.int64)
+    return t
+
+
+def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
+    """Mean over ``axis`` (all axes when None or ``()``).
+
+    Args:
+        x: the input tensor.
+        axis: int, tuple of ints, or None.
+        keep_dims: whether reduced dimensions are kept with length 1.
+
+    Returns:
+        Tensor: the mean (integer inputs keep their dtype, as in MindSpore).
+
+    Raises:
+        ValueError: when an axis is out of range.
+    """
+    return _wrap(_reduce("mean", tf.reduce_mean, x, axis, keep_dims, tf.float32))
+
+
+def sum(input: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A001,A002
+    """Sum over ``dim`` (all dims when None). Integer and bool inputs sum in int64, as MindSpore.
+
+    Args:
+        input: the input tensor.
+        dim: int, tuple of ints, or None.
+        keepdim: whether reduced dimensions are kept.
+        dtype: the output dtype (the input is cast first).
+
+    Returns:
+        Tensor: the sum.
+    """
+    t = to_tf(input, "sum", "input")
+    if dtype is not None:
+        t = tf.cast(t, tf_dtype(dtype, "sum"))
+    else:
+        t = _sum_dtype(t)
+    return _wrap(_reduce("sum", tf.reduce_sum, t, dim, keepdim))
+
+
+def _minmax_reduce(op: str, fn, input: Any, axis: Any, keepdims: bool, initial: Any, where: Any) -> tf.Tensor:  # noqa: A002
+    t = to_tf(input, op, "input")
+    is_bool = t.dtype == tf.bool
+    if is_bool:
+        t = tf.cast(t, tf.int8)
+    if where is not None:
+        if initial is None:
+            raise ValueError(f"For '{op}', the 'initial' must be given when 'where' is given, but got None.")
+        w = to_tf(where, op, "where", tf.bool)
+        t = tf.where(w, t, tf.cast(initial, t.dtype))
+    out = _reduce(op, fn, t, axis, keepdims)
+    if initial is not None:
+        init = tf.cast(initial, out.dtype)
+        out = tf.maximum(out, init) if fn is tf.reduce_max else tf.minimum(out, init)
+    return tf.cast(out, tf.bool) if is_bool else out
+
+
+def amax(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None,  # noqa: A002
+         where: Any = None) -> Tensor:
+    """Maximum over ``axis`` (all axes when None).
+
+    Args:
+        input: the input tensor.
+        axis: int, tuple of ints, or None.
+        keepdims: whether reduced dimensions are kept.
+        initial: a lower bound of the result.
+        where: a bool mask of the elements to consider (needs ``initial``).
+
+    Returns:
+        Tensor: the maxima.
+    """
+    return _wrap(_minmax_reduce("amax", tf.reduce_max, input, axis, keepdims, initial, where))
+
+
+def amin(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None,  # noqa: A002
+         where: Any = None) -> Tensor:
+    """Minimum over ``axis`` (all axes when None); see :func:`amax`."""
+    return _wrap(_minmax_reduce("amin", tf.reduce_min, input, axis, keepdims, initial, where))
+
+
+def _arg_with_value(op: str, input: Any, axis: Any, keepdims: bool, is_max: bool):  # noqa: A002
+    t = to_tf(input, op, "input")
+    if axis is None:
+        flat = tf.reshape(t, [-1])
+        idx = tf.argmax(flat) if is_max else tf.argmin(flat)
+        val = tf.reduce_max(flat) if is_max else tf.reduce_min(flat)
+        return val, idx
+    a = V.check_axis(op, "axis", axis, t.shape.rank)
+    idx = tf.argmax(t, axis=a) if is_max else tf.argmin(t, axis=a)
+    val = tf.reduce_max(t, axis=a, keepdims=keepdims) if is_max else tf.reduce_min(t, axis=a, keepdims=keepdims)
+    if keepdims:
+        idx = tf.expand_dims(idx, a)
+    return val, idx
+
+
+def max(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None,  # noqa: A001,A002
+        where: Any = None) -> Any:
+    """Maximum values and their indices along ``axis``.
+
+    Args:
+        input: the input tensor.
+        axis: the axis; None reduces all elements.
+        keepdims: whether the reduced axis is kept.
+        initial: a lower bound of the maximum.
+        where: a bool mask of the elements to consider.
+
+    Returns:
+        tuple: (values, indices), indices as int64.
+    """
+    if initial is not None or where is not None:
+        return _wrap(_minmax_reduce("max", tf.reduce_max, input, axis, keepdims, initial, where))
+    val, idx = _arg_with_value("max", input, axis, keepdims, True)
+    return _wrap(val), _wrap(idx)
+
+
+def min(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None,  # noqa: A001,A002
+        where: Any = None) -> Any:
+    """Minimum values and their indices along ``axis``; see :func:`max`."""
+    if initial is not None or where is not None:
+        return _wrap(_minmax_reduce("min", tf.reduce_min, input, axis, keepdims, initial, where))
+    val, idx = _arg_with_value("min", input, axis, keepdims, False)
+    return _wrap(val), _wrap(idx)
+
+
+def prod(input: Any, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> Tensor:  # noqa: A002
+    """Product over ``axis`` (all axes when None). Integer inputs multiply in int64, as MindSpore.
+
+    Args:
+        input: the input tensor.
+        axis: int, tuple of ints, or None.
+        keep_dims: whether reduced dimensions are kept.
+        dtype: the output dtype.
+
+    Returns:
+        Tensor: the product.
+    """
+    t = to_tf(input, "prod", "input")
+    t = tf.cast(t, tf_dtype(dtype, "prod")) if dtype is not None else _sum_dtype(t)
+    return _wrap(_reduce("prod", tf.reduce_prod, t, axis, keep_dims))
+
+
+def _moments(op: str, input: Any, axis: Any, ddof: Any, keepdims: bool) -> tf.Tensor:  # noqa: A002
+    t = to_float(to_tf(input, op, "input"))
+    if isinstance(ddof, bool):
+        ddof = 1 if ddof else 0
+    V.check_int(op, "ddof", ddof)
+    V.check_bool(op, "keepdims", keepdims)
+    ax = norm_axis(op, "axis", axis, t.shape.rank)
+    ax = list(range(t.shape.rank)) if ax in (None, ()) else list(ax)
+    m = tf.reduce_mean(t, axis=ax, keepdims=True)
+    sq = tf.reduce_sum(tf.square(t - m), axis=ax, keepdims=keepdims)
+    n = tf.cast(tf.reduce_prod(tf.gather(tf.shape(t), ax)), t.dtype)
+    return sq / (n - tf.cast(ddof, t.dtype))
+
+
+def var(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:  # noqa: A002
+    """Variance over ``axis`` with ``ddof`` delta degrees of freedom.
+
+    Args:
+        input: the input tensor.
+        axis: int, tuple of ints, or None (all axes).
+        ddof: delta degrees of freedom (a bool means 1 or 0).
+        keepdims: whether reduced dimensions are kept.
+
+    Returns:
+        Tensor: the variance.
+    """
+    return _wrap(_moments("var", input, axis, ddof, keepdims))
+
+
+def std(input: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:  # noqa: A002
+    """Standard deviation over ``axis``; see :func:`var`."""
+    return _wrap(tf.sqrt(_moments("std", input, axis, ddof, keepdims)))
+
+
+def all(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:  # noqa: A001,A002
+    """Logical AND over ``axis`` (all axes when None)."""
+    t = tf.cast(to_tf(input, "all", "input"), tf.bool)
+    return _wrap(_reduce("all", tf.reduce_all, t, axis, keep_dims))
+
+
+def any(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:  # noqa: A001,A002
+    """Logical OR over ``axis`` (all axes when None)."""
+    t = tf.cast(to_tf(input, "any", "input"), tf.bool)
+    return _wrap(_reduce("any", tf.reduce_any, t, axis, keep_dims))
+
+
+def argmin(input: Any, axis: int | None = None, keepdims: bool = False) -> Tensor:  # noqa: A002
+    """Indices of the minima along ``axis`` (of the flattened tensor when None), as int32.
+
+    Args:
+        input: the input tensor.
+        axis: the axis, or None.
+        keepdims: whether the reduced axis is kept.
+
+    Returns:
+        Tensor: int32 indices.
+    """
+    t = to_tf(input, "argmin", "input")
+    if axis is None:
+        out = tf.argmin(tf.reshape(t, [-1]), output_type=tf.int32)
+        return _wrap(tf.reshape(out, [1] * t.shape.rank) if keepdims else out)
+    a = V.check_axis("argmin", "axis", axis, t.shape.rank)
+    out = tf.argmin(t, axis=a, output_type=tf.int32)
+    return _wrap(tf.expand_dims(out, a) if keepdims else out)
+
+
+def logsumexp(input: Any, axis: Any, keep_dims: bool = False) -> Tensor:  # noqa: A002
+    """``log(sum(exp(input)))`` over ``axis``, computed stably."""
+    t = to_float(to_tf(input, "logsumexp", "input"))
+    ax = norm_axis("logsumexp", "axis", axis, t.shape.rank)
+    return _wrap(tf.reduce_logsumexp(t, axis=list(ax) if ax else None, keepdims=keep_dims))
+
+
+def count_nonzero(x: Any, axis: Any = (), keep_dims: bool = False, dtype: Any = None) -> Tensor:
+    """Count the non-zero elements over ``axis`` (int32 by default)."""
+    t = to_tf(x, "count_nonzero", "x")
+    ax = norm_axis("count_nonzero", "axis", axis, t.shape.rank)
+    out_dt = tf_dtype(dtype, "count_nonzero") if dtype is not None else tf.int32
+    nz = tf.cast(tf.not_equal(t, tf.zeros([], t.dtype)), out_dt)
+    return _wrap(tf.reduce_sum(nz, axis=list(ax) if ax else None, keepdims=keep_dims))
+
+
+def cumsum(x: Any, axis: int, dtype: Any = None) -> Tensor:
+    """Cumulative sum along ``axis``.
+
+    Args:
+        x: the input tensor (not bool).
+        axis: the axis.
+        dtype: the output dtype (the input is cast first).
+
+    Returns:
+        Tensor: the cumulative sums.
+    """
+    t = to_tf(x, "cumsum", "x")
+    if dtype is not None:
+        t = tf.cast(t, tf_dtype(dtype, "cumsum"))
+    if t.dtype == tf.bool:
+        raise TypeError("For 'CumSum', the input argument[x] must be a numeric Tensor, but got Tensor[Bool].")
+    a = V.check_axis("cumsum", "axis", axis, t.shape.rank)
+    return _wrap(tf.cumsum(t, axis=a))
+
+
+def cumprod(input: Any, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002
+    """Cumulative product along ``dim``."""
+    t = to_tf(input, "cumprod", "input")
+    if dtype is not None:
+        t = tf.cast(t, tf_dtype(dtype, "cumprod"))
+    a = V.check_axis("cumprod", "dim", dim, t.shape.rank)
+    return _wrap(tf.math.cumprod(t, axis=a))
+
+
+def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Tensor:
+    """The ``n``-th discrete difference along ``axis``."""
+    t = to_tf(x, "diff", "x")
+    a = V.check_axis("diff", "axis", axis, t.shape.rank)
+    parts = ([to_tf(prepend, "diff", "prepend", t.dtype)] if prepend is not None else []) + [t] + (
+        [to_tf(append, "diff", "append", t.dtype)] if append is not None else [])
+    t = tf.concat(parts, a) if len(parts) > 1 else t
+    for _ in range(n):
+        n_ = tf.shape(t)[a]
+        hi = tf.gather(t, tf.range(1, n_), axis=a)
+        lo = tf.gather(t, tf.range(0, n_ - 1), axis=a)
+        t = tf.math.logical_xor(hi, lo) if t.dtype == tf.bool else hi - lo
+    return _wrap(t)
+
+
+# ---------------------------------------------------------------------------- norms and comparisons
+def _vector_norm(t: tf.Tensor, ord_: Any, axis: list, keep: bool) -> tf.Tensor:
+    a = tf.abs(t)
+    if ord_ == math.inf:
+        return tf.reduce_max(a, axis=axis, keepdims=keep)
+    if ord_ == -math.inf:
+        return tf.reduce_min(a, axis=axis, keepdims=keep)
+    if ord_ == 0:
+        return tf.reduce_sum(tf.cast(tf.not_equal(t, 0), t.dtype), axis=axis, keepdims=keep)
+    if ord_ == 1:
+        return tf.reduce_sum(a, axis=axis, keepdims=keep)
+    if ord_ == 2:
+        return tf.sqrt(tf.reduce_sum(tf.square(a), axis=axis, keepdims=keep))
+    p = tf.constant(float(ord_), t.dtype)
+    return tf.pow(tf.reduce_sum(tf.pow(a, p), axis=axis, keepdims=keep), 1.0 / p)
+
+
+def _matrix_norm(t: tf.Tensor, ord_: Any, d0: int, d1: int, keep: bool) -> tf.Tensor:
+    if ord_ == "fro":
+        return tf.sqrt(tf.reduce_sum(tf.square(t), axis=[d0, d1], keepdims=keep))
+    if ord_ in ("nuc", 2, -2):
+        rank = t.shape.rank
+        perm = [i for i in range(rank) if i not in (d0, d1)] + [d0, d1]
+        s = tf.linalg.svd(tf.transpose(t, perm), compute_uv=False)
+        out = tf.reduce_sum(s, -1) if ord_ == "nuc" else (tf.reduce_max(s, -1) if ord_ == 2 else tf.reduce_min(s, -1))
+        if keep:
+            out = tf.expand_dims(tf.expand_dims(out, _builtin_min(d0, d1)), _builtin_max(d0, d1))
+        return out
+    a = tf.abs(t)
+    if ord_ in (1, -1):
+        s = tf.reduce_sum(a, axis=d0, keepdims=True)
+        red = tf.reduce_max if ord_ == 1 else tf.reduce_min
+        out = red(s, axis=d1, keepdims=True)
+    else:  # +-inf
+        s = tf.reduce_sum(a, axis=d1, keepdims=True)
+        red = tf.reduce_max if ord_ == math.inf else tf.reduce_min
+        out = red(s, axis=d0, keepdims=True)
+    return out if keep else tf.squeeze(out, [d0, d1])
+
+
+def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A002,N803
+    """Matrix or vector norm, as ``mindspore.ops.norm``.
+
+    Args:
+        A: the input tensor.
+        ord: None (2-norm / Frobenius), a number, inf, -inf, 'fro' or 'nuc'.
+        dim: None, an int (vector norm) or a 2-tuple (matrix norm).
+        keepdim: whether reduced dimensions are kept.
+        dtype: cast the input to this dtype first.
+
+    Returns:
+        Tensor: the norm.
+
+    Raises:
+        ValueError: for an unsupported ``ord`` / ``dim`` combination.
+    """
+    t = to_tf(A, "norm", "A")
+    if dtype is not None:
+        t = tf.cast(t, tf_dtype(dtype, "norm"))
+    t = to_float(t)
+    rank = t.shape.rank
+    valid_str = ("fro", "nuc")
+    if isinstance(ord, str) and ord not in valid_str:
+        raise ValueError(f"For 'norm', the 'ord' must be one of None, a number, inf, -inf, 'fro' or 'nuc', but got "
+                         f"'{ord}'.")
+    if dim is None:
+        if ord is None:
+            return _wrap(tf.sqrt(tf.reduce_sum(tf.square(t), keepdims=keepdim)) if not keepdim
+                         else tf.sqrt(tf.reduce_sum(tf.square(t), axis=list(range(rank)), keepdims=True)))
+        if rank == 1:
+            if isinstance(ord, str):
+                raise ValueError(f"For 'norm', 'ord' {ord!r} needs a 2-D input, but got a 1-D input.")
+            return _wrap(_vector_norm(t, ord, [0], keepdim))
+        if rank == 2:
+            return _wrap(_matrix_norm(t, ord, 0, 1, keepdim))
+        raise ValueError(f"For 'norm', the input must be 1-D or 2-D when 'ord' is given and 'dim' is None, but got "
+                         f"a {rank}-D input.")
+    ax = norm_axis("norm", "dim", dim, rank)
+    if len(ax) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"For 'norm', 'ord' {ord!r} needs a 2-tuple 'dim', but got {dim!r}.")
+        return _wrap(_vector_norm(t, 2 if ord is None else ord, list(ax), keepdim))
+    if len(ax) == 2:
+        return _wrap(_matrix_norm(t, "fro" if ord is None else ord, ax[0], ax[1], keepdim))
+    raise ValueError(f"For 'norm', the 'dim' must be an int or a 2-tuple, but got {dim!r}.")
+
+
+def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
+            equal_nan: bool = False) -> Tensor:
+    """Element-wise ``|input - other| <= atol + rtol * |other|``.
+
+    Args:
+        input: the first tensor.
+        other: the second tensor.
+        rtol: relative tolerance.
+        atol: absolute tolerance.
+        equal_nan: whether two NaNs compare equal.
+
+    Returns:
+        Tensor: a bool tensor.
+    """
+    V.check_number("isclose", "rtol", rtol)
+    V.check_number("isclose", "atol", atol)
+    V.check_bool("isclose", "equal_nan", equal_nan)
+    a, b = binary("isclose", input, other)
+    if not a.dtype.is_floating:
+        return _wrap(tf.equal(a, b))
+    close = tf.abs(a - b) <= tf.cast(atol, a.dtype) + tf.cast(rtol, a.dtype) * tf.abs(b)
+    close = tf.logical_or(close, tf.equal(a, b))
+    if equal_nan:
+        close = tf.logical_or(close, tf.logical_and(tf.math.is_nan(a), tf.math.is_nan(b)))
+    return _wrap(close)
+
+
+def allclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:  # noqa: A002
+    """Whether all elements are close (see :func:`isclose`)."""
+    return _wrap(tf.reduce_all(isclose(input, other, rtol, atol, equal_nan)._value()))
+
+
+def linspace(start: Any, end: Any, steps: int) -> Tensor:
+    """``steps`` evenly spaced float32 values from ``start`` to ``end`` inclusive.
+
+    Args:
+        start: the first value (number or 0-d Tensor).
+        end: the last value.
+        steps: the number of values.
+
+    Returns:
+        Tensor: a 1-D float32 tensor.
+    """
+    s = tf.cast(tf.reshape(to_tf(start, "linspace", "start"), []), tf.float32)
+    e = tf.cast(tf.reshape(to_tf(end, "linspace", "end"), []), tf.float32)
+    n = steps
+    if isinstance(steps, Tensor):
+        n = tf.cast(tf.reshape(steps._value(), []), tf.int32)
+    else:
+        V.check_positive_int("linspace", "steps", steps)
+    return _wrap(tf.linspace(s, e, n))
+
+
+# ---------------------------------------------------------------------------- linear algebra
+def _check_matmul(op: str, a: tf.Tensor, b: tf.Tensor, ta: bool = False, tb: bool = False) -> None:
+    sa, sb = a.shape, b.shape
+    if sa.rank is None or sb.rank is None or sa.rank < 1 or sb.rank < 1:
+        return
+    ka = sa[-2] if ta and sa.rank >= 2 else sa[-1]
+    kb = sb[-1] if tb and sb.rank >= 2 else (sb[-2] if sb.rank >= 2 else sb[0])
+    if ka is not None and kb is not None and ka != kb:
+        raise ValueError(f"For '{op}', the input dimensions must be equal, but got 'x1_col': {ka} and 'x2_row': {kb}. "
+                         f"x1 shape: {tuple(sa.as_list())}, x2 shape: {tuple(sb.as_list())}.")
+
+
+def _mm(a: tf.Tensor, b: tf.Tensor, ta: bool = False, tb: bool = False) -> tf.Tensor:
+    if a.dtype == tf.bool:
+        a, b = tf.cast(a, tf.int32), tf.cast(b, tf.int32)
+    if a.dtype in (tf.int8, tf.int16, tf.uint8):
+        dt = a.dtype
+        return tf.cast(tf.linalg.matmul(tf.cast(a, tf.int32), tf.cast(b, tf.int32), transpose_a=ta, transpose_b=tb),
+                       dt)
+    return tf.linalg.matmul(a, b, transpose_a=ta, transpose_b=tb)
+
+
+def matmul(input: Any, other: Any) -> Tensor:  # noqa: A002
+    """Matrix product with numpy broadcasting; 1-D operands are treated as vectors.
+
+    Args:
+        input: the first tensor.
+        other: the second tensor.
+
+    Returns:
+        Tensor: the product.
+
+    Raises:
+        ValueError: when the contracted dimensions differ.
+    """
+    a, b = binary("matmul", input, other)
+    _check_matmul("matmul", a, b)
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra == 1 and rb == 1:
+        return _wrap(tf.reduce_sum(a * b))
+    if ra == 1:
+        return _wrap(tf.squeeze(_mm(a[None, :], b), -2))
+    if rb == 1:
+        return _wrap(tf.squeeze(_mm(a, b[:, None]), -1))
+    return _wrap(_mm(a, b))
+
+
+def mm(input: Any, mat2: Any) -> Tensor:  # noqa: A002
+    """2-D matrix product."""
+    return matmul(input, mat2)
+
+
+def bmm(input_x: Any, mat2: Any) -> Tensor:
+    """Batched matrix product of ``(..., n, m)`` and ``(..., m, p)`` tensors."""
+    a, b = binary("bmm", input_x, mat2)
+    if a.shape.rank is not None and a.shape.rank < 3:
+        raise ValueError(f"For 'bmm', the rank of 'input_x' must be at least 3, but got {a.shape.rank}.")
+    _check_matmul("bmm", a, b)
+    return _wrap(_mm(a, b))
+
+
+def dot(input: Any, other: Any) -> Tensor:  # noqa: A002
+    """Dot product of 1-D tensors (matrix product otherwise)."""
+    return matmul(input, other)
+
+
+def inner(input: Any, other: Any) -> Tensor:  # noqa: A002
+    """Inner product over the last dimension."""
+    a, b = binary("inner", input, other)
+    if a.shape.rank == 0 or b.shape.rank == 0:
+        return _wrap(a * b)
+    return _wrap(tf.tensordot(a, b, axes=[[-1], [-1]]))
+
+
+def outer(input: Any, vec2: Any) -> Tensor:  # noqa: A002
+    """Outer product of two 1-D tensors."""
+    a, b = binary("outer", input, vec2)
+    return _wrap(a[:, None] * b[None, :])
+
+
+def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:  # noqa: A002
+    """``beta * input + alpha * (mat1 @ mat2)``."""
+    p = matmul(mat1, mat2)._value()
+    c = to_tf(input, "addmm", "input", p.dtype)
+    return _wrap(tf.cast(beta, p.dtype) * c + tf.cast(alpha, p.dtype) * p)
+
+
+def permute(input: Any, axis: Any) -> Tensor:  # noqa: A002
+    """Permute the dimensions of ``input`` (see :func:`tfspore.ops.transpose`)."""
+    from tfspore.ops.function.array_func import transpose
+    return transpose(input, axis)
+
+
+def cosine_similarity(x1: Any, x2: Any, dim: int = 1, eps: float = 1e-08) -> Tensor:
+    """Cosine similarity along ``dim``."""
+    a, b = binary("cosine_similarity", x1, x2)
+    a, b = to_float(a), to_float(b)
+    num = tf.reduce_sum(a * b, axis=dim)
+    den = tf.maximum(tf.norm(a, axis=dim) * tf.norm(b, axis=dim), tf.cast(eps, a.dtype))
+    return _wrap(num / den)
+
+
+# ---------------------------------------------------------------------------- clipping
+def _bound(x: Any, ref: tf.Tensor, op: str, arg: str) -> tf.Tensor:
+    if isinstance(x, (Tensor, tf.Tensor, tf.Variable)):
+        return to_tf(x, op, arg)
+    _, v = binary(op, Tensor._from_tf(ref), x)
+    return v
+
+
+def clamp(input: Any, min: Any = None, max: Any = None) -> Tensor:  # noqa: A001,A002
+    """Clamp values to ``[min, max]``; an integer input with float bounds gives float32.
+
+    Args:
+        input: the tensor.
+        min: the lower bound (number or Tensor), or None.
+        max: the upper bound (number or Tensor), or None.
+
+    Returns:
+        Tensor: the clamped values.
+
+    Raises:
+        ValueError: when both bounds are None.
+    """
+    if min is None and max is None:
+        raise ValueError("For 'clamp', at least one of 'min' and 'max' must not be None, but got min=None and "
+                         "max=None.")
+    t = to_tf(input, "clamp", "input")
+    lo = _bound(min, t, "clamp", "min") if min is not None else None
+    hi = _bound(max, t, "clamp", "max") if max is not None else None
+    dt = t.dtype
+    for b in (lo, hi):
+        if b is not None and b.dtype != dt:
+            from tfspore.common.tensor import _result_dtype
+            dt = _result_dtype(dt, b.dtype)
+    t = tf.cast(t, dt)
+    if lo is not None:
+        t = tf.maximum(t, tf.cast(lo, dt))
+    if hi is not None:
+        t = tf.minimum(t, tf.cast(hi, dt))
+    return _wrap(t)
+
+
+clip = clamp
+
+
+def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None) -> Any:
+    """Clamp a tensor, or each tensor of a list or tuple, to ``[clip_value_min, clip_value_max]``."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(clamp(t, clip_value_min, clip_value_max) for t in x)
+    return clamp(x, clip_value_min, clip_value_max)
+
+
+def clip_by_global_norm(x: Any, clip_norm: Any = 1.0, use_norm: Any = None) -> tuple:
+    """Scale a tuple of tensors so that their global L2 norm is at most ``clip_norm``.
+
+    Args:
+        x: a tuple or list of tensors.
+        clip_norm: the maximum global norm (> 0).
+        use_norm: accepted for compatibility; must be None.
+
+    Returns:
+        tuple: the clipped tensors.
+
+    Raises:
+        TypeError: when ``x`` is not a tuple or list.
+        ValueError: when ``clip_norm`` is not positive.
+    """
+    if isinstance(x, Tensor):
+        x = (x,)
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(f"For 'clip_by_global_norm', the 'x' must be a tuple or list of Tensors, but got "
+                        f"{type(x).__name__}.")
+    if isinstance(clip_norm, numbers.Number):
+        V.check_number("clip_by_global_norm", "clip_norm", clip_norm)
+        if clip_norm <= 0:
+            raise ValueError(f"For 'clip_by_global_norm', the 'clip_norm' must be greater than 0, but got "
+                             f"{clip_norm}.")
+    ts = [to_float(to_tf(t, "clip_by_global_norm", f"x[{i}]")) for i, t in enumerate(x)]
+    gn = tf.sqrt(tf.add_n([tf.reduce_sum(tf.square(tf.cast(t, tf.float32))) for t in ts]))
+    cn = tf.cast(to_tf(clip_norm, "clip_by_global_norm", "clip_norm"), tf.float32)
+    scale = cn / tf.maximum(gn, cn)
+    return tuple(_wrap(t * tf.cast(scale, t.dtype)) for t in ts)

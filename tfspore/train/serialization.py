@@ -1,0 +1,784 @@
+"""Save and load MindSpore ``.ckpt`` checkpoints.
+
+The files are byte-compatible with MindSpore 2.x both ways: a concatenation of serialized
+``Checkpoint`` protobuf messages, one ``Value`` (name, dims, dtype string, raw little-endian
+bytes) per entry, in save order; optionally encrypted in 64 MiB AES-GCM / AES-CBC / SM4-CBC
+blocks, and optionally followed by a CRC-32 trailer (``b"crc_num"`` and a 10-byte big-endian
+integer).
+
+Example:
+    >>> import numpy as np
+    >>> import tfspore as ms
+    >>> class Net(ms.nn.Cell):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.weight = ms.Parameter(ms.Tensor(np.ones((2, 3), np.float32)), name="weight")
+    >>> ms.save_checkpoint(Net(), "/tmp/net.ckpt", append_dict={"epoch_num": 3})
+    >>> sorted(ms.load_checkpoint("/tmp/net.ckpt"))
+    ['epoch_num', 'weight']
+"""
+from __future__ import annotations
+
+import binascii
+import logging
+import os
+import stat
+import threading
+from typing import Any, Callable, Iterator
+
+import numpy as np
+from google.protobuf.message import DecodeError
+
+from tfspore.common import dtype as mstype
+from tfspore.common.parameter import Parameter
+from tfspore.common.tensor import Tensor
+from tfspore.nn.cell import Cell
+from tfspore.train import _crypto
+from tfspore.train._checkpoint_pb2 import Checkpoint
+
+__all__ = ["save_checkpoint", "load_checkpoint", "load_checkpoint_async", "load_param_into_net",
+           "async_ckpt_thread_status"]
+
+_logger = logging.getLogger("tfspore")
+
+#: Bytes of tensor content per ``Value`` entry; larger tensors are split into several entries.
+_SLICE_BYTES = 512 * 1024 * 1024
+_CRC_MARK = b"crc_num"
+_CRC_TRAILER_LEN = len(_CRC_MARK) + 10
+
+#: ``tensor_type`` strings the loader accepts, with their dtypes (``str`` and ``Int4`` are handled apart).
+_TENSOR_TYPES = {t_str: t for t_str, t in (
+    ("Int8", mstype.int8), ("UInt8", mstype.uint8), ("Int16", mstype.int16), ("UInt16", mstype.uint16),
+    ("Int32", mstype.int32), ("UInt32", mstype.uint32), ("Int64", mstype.int64), ("UInt64", mstype.uint64),
+    ("Float16", mstype.float16), ("Float32", mstype.float32), ("Float64", mstype.float64),
+    ("Bool", mstype.bool_), ("BFloat16", mstype.bfloat16))}
+_FLOAT_TYPES = (mstype.float16, mstype.float32, mstype.float64, mstype.bfloat16)
+_INT_TYPES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64)
+
+_save_lock = threading.Lock()
+_async_lock = threading.Lock()
+_async_thread: threading.Thread | None = None
+
+
+# ------------------------------------------------------------------------------------ checks
+def _check_type(api: str, arg: str, value: Any, types: Any, err: type = TypeError) -> Any:
+    """Raise ``err`` naming ``api``, ``arg`` and ``value`` unless ``value`` is an instance of ``types``."""
+    if not isinstance(value, types):
+        names = " or ".join("None" if t is type(None) else t.__name__ for t in
+                            (types if isinstance(types, tuple) else (types,)))
+        raise err(f"For '{api}', the '{arg}' must be {names}, but got {value!r} of type {type(value).__name__}.")
+    return value
+
+
+def _check_bool(api: str, arg: str, value: Any, err: type = TypeError) -> bool:
+    return _check_type(api, arg, value, bool, err)
+
+
+def _file_name(api: str, name: Any) -> str:
+    """Return ``name`` as a str (accepting os.PathLike), or raise TypeError."""
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str):
+        raise TypeError(f"For '{api}', the argument 'ckpt_file_name' must be string, but got {name!r} of type "
+                        f"{type(name).__name__}.")
+    return name
+
+
+def _check_prefix(prefix: Any) -> tuple | None:
+    """Normalise ``specify_prefix``/``filter_prefix`` to a tuple of non-empty strs (or None)."""
+    if prefix is None:
+        return None
+    if not isinstance(prefix, (str, list, tuple)):
+        raise TypeError("For 'load_checkpoint', the type of 'specify_prefix' or 'filter_prefix' must be string, "
+                        f"list[string] or tuple[string], but got {type(prefix)}.")
+    if isinstance(prefix, str):
+        prefix = (prefix,)
+    if not prefix:
+        raise ValueError("For 'load_checkpoint', the argument 'specify_prefix' or 'filter_prefix' can't be empty when"
+                         " 'specify_prefix' or 'filter_prefix' is list or tuple.")
+    for index, pre in enumerate(prefix):
+        if not isinstance(pre, str):
+            raise TypeError("For 'load_checkpoint', when 'specify_prefix' or 'filter_prefix' is list or tuple, "
+                            f"the element in it must be string, but got {type(pre)} at index {index}.")
+        if pre == "":
+            raise ValueError("For 'load_checkpoint', the value of 'specify_prefix' or 'filter_prefix' "
+                             "can't include ''.")
+    return tuple(prefix)
+
+
+def _check_format(api: str, fmt: Any) -> str:
+    if fmt not in ("ckpt", "safetensors"):
+        raise ValueError(f"For '{api}', the format must be 'safetensors' or 'ckpt', but got {fmt}.")
+    if fmt == "safetensors":
+        raise ValueError(f"For '{api}', format='safetensors' is not supported by tfspore; use format='ckpt' "
+                         "(MindSpore's protobuf checkpoint).")
+    return fmt
+
+
+def _is_generator(value: Any) -> bool:
+    """Whether ``value`` is a random Generator (saved through its ``get_state()``)."""
+    return type(value).__name__ == "Generator" and callable(getattr(value, "get_state", None))
+
+
+# --------------------------------------------------------------------------- save: entries
+# An entry is (name, dims, tensor_type, payload); payload is a C-contiguous little-endian ndarray.
+def _np_of(data: Any) -> np.ndarray:
+    arr = np.asarray(data.asnumpy() if isinstance(data, Tensor) else data, order="C")
+    if arr.dtype.byteorder == ">":
+        arr = arr.astype(arr.dtype.newbyteorder("<"))
+    return arr
+
+
+def _tensor_entry(name: str, data: Any) -> tuple:
+    """Build the entry of a Tensor, Parameter or ndarray."""
+    if isinstance(data, Tensor):
+        type_str = str(data.dtype)
+    else:
+        try:
+            type_str = str(mstype.from_np_dtype(data.dtype))
+        except TypeError:
+            raise TypeError(f"For 'save_checkpoint', the numpy value of '{name}' has dtype {data.dtype}, which has "
+                            "no MindSpore equivalent.") from None
+    arr = _np_of(data)
+    return name, list(arr.shape), type_str, arr
+
+
+def _str_entry(name: str, value: str) -> tuple:
+    """A str is stored with dims [0], tensor_type 'str' and its UTF-32-LE code units."""
+    return name, [0], "str", np.array(value, dtype=f"<U{max(len(value), 1)}")
+
+
+def _entries_from_list(save_obj: list, choice_func: Callable | None) -> list:
+    out = []
+    if not save_obj:
+        return out
+    if isinstance(save_obj[0], dict):
+        for item in save_obj:
+            if not (isinstance(item, dict) and "name" in item and "data" in item):
+                raise TypeError("For save_checkpoint, save_obj should be a list of dict items, and the dict should "
+                                f"have key values 'name' and 'data', but got {type(item)} and {item}.")
+            if not isinstance(item["name"], str):
+                raise TypeError("For save_checkpoint, when save_obj is a list of dict items, the name in dict should "
+                                f"be string, but got {type(item['name'])}.")
+            if not isinstance(item["data"], Tensor):
+                raise TypeError("For save_checkpoint, when save_obj is a list of dict items, the data in dict should "
+                                f"be parameter, but got {type(item['data'])}.")
+            if choice_func is None or choice_func(item["name"]):
+                out.append(_tensor_entry(item["name"], item["data"]))
+        return out
+    for param in save_obj:
+        if not isinstance(param, Parameter):
+            raise TypeError("For save_checkpoint, when save_obj is made up by list of Parameter, the param should be "
+                            f"parameter, but got {type(param)}")
+        if choice_func is None or choice_func(param.name):
+            out.append(_tensor_entry(param.name, param))
+    return out
+
+
+def _entries_from_dict(save_obj: dict, choice_func: Callable | None) -> list:
+    out = []
+    for key, value in save_obj.items():
+        if not isinstance(key, str) or not isinstance(value, (Tensor, str, np.ndarray)):
+            raise TypeError("For save_checkpoint, when save_obj is made up by dict, the key should be str and value "
+                            f"should be Parameter, Tensor, str or numpy.ndarray, but got the type of key is "
+                            f"{type(key)} and the type of value is {type(value)}")
+        if choice_func is not None and not choice_func(key):
+            continue
+        out.append(_str_entry(key, value) if isinstance(value, str) else _tensor_entry(key, value))
+    return out
+
+
+def _entries_from_cell(save_obj: Cell, choice_func: Callable | None) -> list:
+    out = []
+    for _, param in save_obj.parameters_and_names():
+        if choice_func is None or choice_func(param.name):
+            out.append(_tensor_entry(param.name, param))
+    return out
+
+
+def _check_append_dict(append_dict: Any) -> dict | None:
+    if append_dict is None:
+        return None
+    if not isinstance(append_dict, dict):
+        raise TypeError(f"For 'save_checkpoint', the argument 'append_dict' must be dict, but got {type(append_dict)}.")
+    for key, value in append_dict.items():
+        if not isinstance(key, str) or not (isinstance(value, (int, float, bool, str, Tensor)) or _is_generator(value)):
+            raise TypeError("For 'save_checkpoint', the type of dict 'append_info' must be key: string, value: int, "
+                            f"float, bool or Generator, but got key: {type(key)}, value: {type(value)}")
+    return append_dict
+
+
+def _append_entries(append_dict: dict) -> list:
+    """Entries for ``append_dict``: int -> Int64, float -> Float32, bool -> Bool scalars; str as str."""
+    out = []
+    for key, value in append_dict.items():
+        if _is_generator(value):
+            value = value.get_state()
+        if isinstance(value, str):
+            out.append(_str_entry(key, value))
+        elif isinstance(value, Tensor):
+            out.append(_tensor_entry(key, value))
+        else:
+            out.append(_tensor_entry(key, Tensor(value)))
+    return out
+
+
+# ---------------------------------------------------------------------------- save: writing
+def _records(entries: list, split_rows: bool) -> Iterator[bytes]:
+    """Yield one serialized ``Checkpoint`` (with one ``Value``) per entry chunk.
+
+    Contents larger than ``_SLICE_BYTES`` are split: by bytes (``split_rows=False``, as MindSpore
+    does for Tensors) or with ``np.array_split`` along axis 0 (as MindSpore does for numpy data in
+    asynchronous saves). Every chunk carries the full dims.
+    """
+    for name, dims, type_str, arr in entries:
+        nbytes = arr.nbytes
+        if nbytes <= _SLICE_BYTES:
+            chunks: Iterator = iter((arr,))
+        elif split_rows and arr.ndim > 0:
+            chunks = iter(np.array_split(arr, -(-nbytes // _SLICE_BYTES)))
+        else:
+            flat = arr.reshape(-1).view(np.uint8)
+            chunks = (flat[i:i + _SLICE_BYTES] for i in range(0, nbytes, _SLICE_BYTES))
+        for chunk in chunks:
+            msg = Checkpoint()
+            value = msg.value.add()
+            value.tag = name
+            value.tensor.dims.extend(dims)
+            value.tensor.tensor_type = type_str
+            value.tensor.tensor_content = chunk.tobytes()
+            yield msg.SerializeToString()
+
+
+def _tmp_name(path: str) -> str:
+    """MindSpore's temporary name: the ``.ckpt`` extension replaced by ``.tmp``."""
+    root, ext = os.path.splitext(path)
+    return root + ".tmp" if ext == ".ckpt" else path + ".tmp"
+
+
+def _remove(path: str) -> None:
+    if os.path.lexists(path):
+        try:
+            os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
+        except OSError:
+            pass
+        os.remove(path)
+
+
+def _write_file(path: str, entries: list, enc_key: bytes | None, enc_mode: str, crc_check: bool,
+                split_rows: bool) -> None:
+    """Write ``entries`` to ``path`` through a temporary file in the same directory.
+
+    The temporary file is renamed over ``path`` only once it is complete, so a failure leaves the
+    previous file (if any) untouched and no partial file behind. The result is made read-only
+    for its owner (0o400), as MindSpore does.
+    """
+    with _save_lock:
+        tmp = _tmp_name(path)
+        _remove(tmp)
+        try:
+            with open(tmp, "wb") as f:
+                if enc_key is None:
+                    crc = 0
+                    for rec in _records(entries, split_rows):
+                        if crc_check:
+                            crc = binascii.crc32(rec, crc)
+                        f.write(rec)
+                    if crc_check:
+                        f.write(_CRC_MARK + crc.to_bytes(10, byteorder="big"))
+                else:
+                    block = _crypto.BLOCK_SIZE
+                    buf = bytearray()
+                    for rec in _records(entries, split_rows):
+                        buf += rec
+                        while len(buf) >= block:
+                            f.write(_crypto.encrypt_block(bytes(buf[:block]), enc_key, enc_mode))
+                            del buf[:block]
+                    if buf:
+                        f.write(_crypto.encrypt_block(bytes(buf), enc_key, enc_mode))
+                f.flush()
+                os.fsync(f.fileno())
+            try:
+                os.replace(tmp, path)
+            except PermissionError:  # a read-only target blocks the rename on some platforms
+                _remove(path)
+                os.replace(tmp, path)
+            os.chmod(path, stat.S_IRUSR)
+        except BaseException:
+            _logger.critical("Failed to save the checkpoint file %s. Maybe don't have the permission to write files, "
+                             "or the disk space is insufficient and so on.", path)
+            try:
+                _remove(tmp)
+            except OSError:
+                pass
+            raise
+
+
+def _async_worker(*args: Any) -> None:
+    try:
+        _write_file(*args)
+    except BaseException:  # noqa: BLE001 (the caller is gone: report in the log)
+        _logger.exception("For 'save_checkpoint', the asynchronous save of %s failed.", args[0])
+
+
+def _wait_async_thread_save_ckpt() -> None:
+    """Block until the previous asynchronous save (if any) has finished."""
+    global _async_thread
+    with _async_lock:
+        thr, _async_thread = _async_thread, None
+    if thr is not None:
+        thr.join()
+
+
+def async_ckpt_thread_status() -> bool:
+    """Whether an asynchronous checkpoint save is still running.
+
+    Returns:
+        bool: True while the background save thread is alive.
+
+    Example:
+        >>> async_ckpt_thread_status()
+        False
+    """
+    thr = _async_thread
+    return thr is not None and thr.is_alive()
+
+
+def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = True, async_save: bool | str = False,
+                    append_dict: dict | None = None, enc_key: bytes | None = None, enc_mode: str = "AES-GCM",
+                    choice_func: Callable[[str], bool] | None = None, crc_check: bool = False, format: str = "ckpt",
+                    **kwargs: Any) -> None:
+    """Save parameters to a MindSpore ``.ckpt`` file.
+
+    Args:
+        save_obj: a Cell (its parameters keyed by ``Parameter.name``, in ``parameters_and_names``
+            order), a list of Parameters, a list of ``{"name": str, "data": Tensor}`` dicts, or a
+            dict ``{name: Parameter | Tensor | numpy.ndarray | str}`` (the key is the name).
+        ckpt_file_name: the file path; ``".ckpt"`` is appended when it does not end with ``ckpt``.
+            An existing file is replaced.
+        integrated_save: whether sliced parameters are merged (stand-alone training has none).
+        async_save: False, True / ``"thread"`` / ``"process"``: save in a background thread. The
+            values are copied first; the next save waits for the previous one.
+        append_dict: extra entries ``{str: int | float | bool | str | Tensor}``: ints are stored
+            as Int64 scalars, floats as Float32 scalars, bools as Bool, strs as ``str``.
+        enc_key: None, or a 16/24/32-byte key to encrypt the file with.
+        enc_mode: ``"AES-GCM"``, ``"AES-CBC"`` or ``"SM4-CBC"`` (16-byte key).
+        choice_func: ``f(name) -> bool``; only parameters for which it returns True are saved
+            (``append_dict`` is not filtered).
+        crc_check: append a CRC-32 trailer.
+        format: ``"ckpt"``.
+        **kwargs: ``incremental``, ``global_step_num`` and ``remove_redundancy`` (None or bool),
+            accepted for compatibility.
+
+    Raises:
+        TypeError: for a ``save_obj``, ``ckpt_file_name``, ``append_dict`` or flag of the wrong type.
+        ValueError: for a bad ``format``, ``async_save`` string, ``enc_key`` or ``enc_mode``, or
+            ``crc_check`` combined with ``enc_key``.
+        IsADirectoryError: when ``ckpt_file_name`` is a directory.
+
+    Example:
+        >>> save_checkpoint({"w": Parameter(Tensor(np.ones(2, np.float32)), name="w")}, "/tmp/w.ckpt")
+    """
+    api = "save_checkpoint"
+    _check_format(api, format)
+    if not isinstance(save_obj, (Cell, list, dict)):
+        raise TypeError(f"For 'save_checkpoint', the parameter 'save_obj' must be nn.Cell, list or dict, but got "
+                        f"{type(save_obj)}.")
+    path = os.path.realpath(_file_name(api, ckpt_file_name))
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"For 'save_checkpoint', the parameter `ckpt_file_name`: {path} is a directory, it "
+                                "must be a file name.")
+    if not path.endswith(format):
+        path += f".{format}"
+    _check_bool(api, "integrated_save", integrated_save)
+    if not isinstance(async_save, (bool, str)):
+        raise TypeError(f"For 'save_checkpoint', the parameter 'async_save' must be bool or str, but got "
+                        f"{type(async_save)}.")
+    if isinstance(async_save, str) and async_save not in ("process", "thread"):
+        raise ValueError(f"For 'save_checkpoint', the argument 'async_save' can only be 'process' or 'thread', but "
+                         f"got {async_save!r}.")
+    append_dict = _check_append_dict(append_dict)
+    _check_type(api, "enc_key", enc_key, (type(None), bytes), ValueError)
+    _check_type(api, "enc_mode", enc_mode, str, ValueError)
+    _check_type(api, "crc_check", crc_check, bool, ValueError)
+    _check_type(api, "remove_redundancy", kwargs.get("remove_redundancy"), (type(None), bool), ValueError)
+    if choice_func is not None and not callable(choice_func):
+        raise TypeError(f"For 'save_checkpoint', the 'choice_func' must be callable or None, but got {choice_func!r}.")
+    if enc_key is not None:
+        _crypto.check_key_and_mode(enc_key, enc_mode, api, "enc_key", "enc_mode")
+        if crc_check:
+            raise ValueError("For 'save_checkpoint', 'crc_check=True' can't be combined with 'enc_key': MindSpore "
+                             "can't load such a file. Use one of them.")
+
+    if isinstance(save_obj, Cell):
+        entries = _entries_from_cell(save_obj, choice_func)
+    elif isinstance(save_obj, list):
+        entries = _entries_from_list(save_obj, choice_func)
+    else:
+        entries = _entries_from_dict(save_obj, choice_func)
+    if append_dict:
+        entries.extend(_append_entries(append_dict))
+
+    if async_save:
+        global _async_thread
+        entries = [(n, d, t, np.array(a, copy=True)) for n, d, t, a in entries]
+        _wait_async_thread_save_ckpt()
+        thr = threading.Thread(target=_async_worker, args=(path, entries, enc_key, enc_mode, crc_check, True),
+                               name="asyn_save_ckpt")
+        with _async_lock:
+            _async_thread = thr
+        thr.start()
+    else:
+        _write_file(path, entries, enc_key, enc_mode, crc_check, False)
+
+
+# ---------------------------------------------------------------------------------- load
+def _corrupted(path: str) -> ValueError:
+    return ValueError(f"Failed to read the checkpoint file {path}. The file may be corrupted, and the content cannot "
+                      "be parsed.")
+
+
+def _read_content(path: str, dec_key: bytes | None, dec_mode: str, crc_check: bool) -> bytes:
+    """Read ``path``, decrypt it and strip (and with ``crc_check`` verify) the CRC trailer."""
+    with open(path, "rb") as f:
+        content = f.read()
+    if dec_key is None:
+        if _crypto.is_cipher_data(content[:4]):
+            raise _corrupted(path)
+    else:
+        if not _crypto.is_cipher_data(content[:4]):
+            raise ValueError(f"Failed to read the checkpoint file {path}. The file is not encrypted, so 'dec_key' "
+                             "must be None.")
+        if content[-_CRC_TRAILER_LEN:-10] == _CRC_MARK:  # MindSpore appends a (zero) crc after the ciphertext
+            content = content[:-_CRC_TRAILER_LEN]
+        try:
+            content = _crypto.decrypt(content, dec_key, dec_mode)
+        except _crypto.CipherError as e:
+            raise ValueError(f"Failed to read the checkpoint file {path}. The file may be encrypted or tempered with, "
+                             "please pass in the correct 'dec_key' or check the file integrity.") from e
+    has_crc = content[-_CRC_TRAILER_LEN:-10] == _CRC_MARK
+    if crc_check and not has_crc:
+        _logger.warning("For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file.")
+    if has_crc:
+        stored = int.from_bytes(content[-10:], byteorder="big")
+        content = content[:-_CRC_TRAILER_LEN]
+        if crc_check and binascii.crc32(content) != stored:
+            raise ValueError("For 'load_checkpoint', the crc check is failed, please check whether the ckpt file is "
+                             "damaged.")
+    return content
+
+
+def _decode_str(name: str, content: bytes) -> str:
+    if len(content) % 4:
+        raise ValueError(f"the str entry '{name}' has {len(content)} bytes, not a multiple of 4")
+    if not content:
+        return ""
+    return str(np.frombuffer(content, f"<U{len(content) // 4}")[0])
+
+
+def _decode_tensor(name: str, dims: list, type_str: str, content: bytes) -> Parameter:
+    ms_type = _TENSOR_TYPES[type_str]
+    shape = () if dims == [0] else tuple(dims)
+    arr = np.frombuffer(content, dtype=ms_type.np_dtype)
+    if arr.size != int(np.prod(shape, dtype=np.int64)):
+        raise ValueError(f"the entry '{name}' has {len(content)} bytes of {type_str}, which do not fill its shape "
+                         f"{shape}")
+    return Parameter(arr.reshape(shape), name=name)
+
+
+def _decode_map(values: list) -> list:
+    """A MapParameter entry: [keys, values, status] numpy arrays, concatenated over chunks."""
+    parts: list = [[] for _ in values[0].maptensor.tensor]
+    dims: list = [list(t.dims) for t in values[-1].maptensor.tensor]
+    for v in values:
+        for i, t in enumerate(v.maptensor.tensor):
+            parts[i].append(np.frombuffer(t.tensor_content, np.dtype(t.tensor_type)))
+    out = []
+    for i, chunks in enumerate(parts):
+        arr = np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
+        shape = [-1] + dims[i][1:] if dims[i] else [-1]
+        out.append(arr.reshape(shape))
+    return out
+
+
+def _wanted(name: str, specify_prefix: tuple | None, filter_prefix: tuple | None,
+            choice_func: Callable | None) -> bool:
+    if specify_prefix is not None or filter_prefix is not None:
+        if specify_prefix and not name.startswith(specify_prefix):
+            return False
+        return not (filter_prefix and name.startswith(filter_prefix))
+    return choice_func is None or bool(choice_func(name))
+
+
+def _parse(path: str, content: bytes, specify_prefix: tuple | None, filter_prefix: tuple | None,
+           choice_func: Callable | None) -> dict:
+    ckpt = Checkpoint()
+    try:
+        ckpt.ParseFromString(content)
+    except DecodeError as e:
+        raise _corrupted(path) from e
+    values = ckpt.value
+    if content and not len(values):
+        raise _corrupted(path)
+    out: dict = {}
+    group: list = []
+    for i, value in enumerate(values):
+        if not _wanted(value.tag, specify_prefix, filter_prefix, choice_func):
+            continue
+        group.append(value)
+        if i + 1 < len(values) and values[i + 1].tag == value.tag:
+            continue
+        name = value.tag
+        try:
+            if value.HasField("maptensor"):
+                out[name] = _decode_map(group)
+            elif not value.HasField("tensor") or not value.tensor.HasField("tensor_type"):
+                raise ValueError(f"the entry '{name}' has no tensor")
+            else:
+                type_str = value.tensor.tensor_type
+                content_ = b"".join(v.tensor.tensor_content for v in group)
+                if type_str == "str":
+                    out[name] = _decode_str(name, content_)
+                elif type_str in _TENSOR_TYPES:
+                    out[name] = _decode_tensor(name, list(value.tensor.dims), type_str, content_)
+                elif type_str == "Int4":
+                    raise ValueError(f"the entry '{name}' has tensor_type 'Int4' (qint4x2), which tfspore does not "
+                                     "support")
+                else:
+                    raise ValueError(f"the entry '{name}' has an unknown tensor_type {type_str!r}")
+        except ValueError as e:
+            raise ValueError(f"{e}\nFor 'load_checkpoint', failed to load the checkpoint file {path}.") from e
+        group = []
+    return out
+
+
+def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: bool = False,
+                    filter_prefix: str | list | tuple | None = None, dec_key: bytes | None = None,
+                    dec_mode: str = "AES-GCM", specify_prefix: str | list | tuple | None = None,
+                    choice_func: Callable[[str], bool] | None = None, crc_check: bool = False,
+                    remove_redundancy: bool = False, format: str = "ckpt") -> dict:
+    """Load a MindSpore ``.ckpt`` file.
+
+    Args:
+        ckpt_file_name: the file path; it must end with ``ckpt``.
+        net: when given, the parameters are also loaded into it (:func:`load_param_into_net`).
+        strict_load: passed to :func:`load_param_into_net`.
+        filter_prefix: a str, list or tuple: entries whose names start with one of them are dropped.
+        dec_key: the key of an encrypted file (bytes), or None.
+        dec_mode: ``"AES-GCM"``, ``"AES-CBC"`` or ``"SM4-CBC"``.
+        specify_prefix: a str, list or tuple: only entries whose names start with one are kept.
+        choice_func: ``f(name) -> bool`` keeping the entries for which it returns True; ignored
+            when ``specify_prefix`` or ``filter_prefix`` is given.
+        crc_check: verify the CRC trailer (a file without one loads with a warning).
+        remove_redundancy: passed to :func:`load_param_into_net`.
+        format: ``"ckpt"``.
+
+    Returns:
+        dict: ``{name: Parameter}`` in file order; ``str`` entries map to Python strs and
+        MapParameter entries to ``[keys, values, status]`` numpy arrays.
+
+    Raises:
+        TypeError: for a ``ckpt_file_name`` or prefix of the wrong type.
+        ValueError: for a missing, damaged or wrongly decrypted file, a failed CRC check, an
+            unsupported tensor_type, bad arguments, or when no entry is left after filtering.
+
+    Example:
+        >>> param_dict = load_checkpoint("/tmp/w.ckpt")
+    """
+    api = "load_checkpoint"
+    specify_prefix = _check_prefix(specify_prefix)
+    filter_prefix = _check_prefix(filter_prefix)
+    _check_type(api, "dec_key", dec_key, (type(None), bytes), ValueError)
+    _check_type(api, "dec_mode", dec_mode, str, ValueError)
+    _check_type(api, "crc_check", crc_check, bool, ValueError)
+    _check_type(api, "remove_redundancy", remove_redundancy, bool, ValueError)
+    if format not in ("ckpt", "safetensors"):
+        raise ValueError("For 'load_checkpoint', the checkpoint file should end with '.ckpt' or '.safetensors', "
+                         f"please input the correct 'format', but got {format!r}.")
+    _check_format(api, format)
+    if choice_func is not None and not callable(choice_func):
+        raise TypeError(f"For 'load_checkpoint', the 'choice_func' must be callable or None, but got {choice_func!r}.")
+    name = _file_name(api, ckpt_file_name)
+    if not name.endswith(format):
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file format must same with 'format', but got "
+                         f"file_name:'{name}', format:'{format}'")
+    path = os.path.realpath(name)
+    if not os.path.exists(path):
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {path} does not exist, please check whether the "
+                         "'ckpt_file_name' is correct.")
+    if os.path.isdir(path):
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {path} is a directory, please check whether the "
+                         "'ckpt_file_name' is correct.")
+    if dec_key is not None:
+        _crypto.check_key_and_mode(dec_key, dec_mode, api, "dec_key", "dec_mode")
+    if specify_prefix is not None or filter_prefix is not None:
+        _logger.warning("For load_checkpoint, the parameters `specify_prefix` and `filter_prefix` will be "
+                        "deprecated, please use `choice_func` instead.")
+    content = _read_content(path, dec_key, dec_mode, crc_check)
+    parameter_dict = _parse(path, content, specify_prefix, filter_prefix, choice_func)
+    if not parameter_dict:
+        raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
+                         "'filter_prefix' or 'specify_prefix' are set correctly.")
+    if net is not None:
+        load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
+    return parameter_dict
+
+
+class ParamDictFuture:
+    """The result of :func:`load_checkpoint_async`: call :meth:`result` for the parameter dict."""
+
+    def __init__(self, executor: Any, future: Any) -> None:
+        self.executor = executor
+        self.param_dict_future = future
+
+    def result(self) -> dict:
+        """Wait for the load and return :func:`load_checkpoint`'s dict (or raise its error)."""
+        try:
+            return self.param_dict_future.result()
+        finally:
+            self.executor.shutdown()
+
+
+def load_checkpoint_async(ckpt_file_name: str, net: Cell | None = None, strict_load: bool = False,
+                          filter_prefix: Any = None, dec_key: bytes | None = None, dec_mode: str = "AES-GCM",
+                          specify_prefix: Any = None, choice_func: Callable | None = None) -> ParamDictFuture:
+    """Run :func:`load_checkpoint` in a background thread.
+
+    Args:
+        ckpt_file_name, net, strict_load, filter_prefix, dec_key, dec_mode, specify_prefix,
+            choice_func: as for :func:`load_checkpoint`.
+
+    Returns:
+        ParamDictFuture: its ``result()`` returns the parameter dict.
+
+    Example:
+        >>> param_dict = load_checkpoint_async("/tmp/w.ckpt").result()
+    """
+    from concurrent.futures import ThreadPoolExecutor
+    executor = ThreadPoolExecutor(max_workers=1)
+    future = executor.submit(load_checkpoint, ckpt_file_name, net, strict_load, filter_prefix, dec_key, dec_mode,
+                             specify_prefix, choice_func)
+    return ParamDictFuture(executor, future)
+
+
+# ------------------------------------------------------------------------ load into a net
+def _special_reshape(param: Parameter, new_param: Parameter) -> bool:
+    """Load a value whose shape only adds trailing 1s (e.g. (12, 2048, 1, 1) into (12, 2048))."""
+    shape, new_shape = param.shape, new_param.shape
+    if len(new_shape) <= len(shape) or any(d != 1 for d in new_shape[len(shape):]) or \
+            tuple(new_shape[:len(shape)]) != tuple(shape):
+        return False
+    param.set_data(Tensor(new_param.asnumpy().reshape(shape), param.dtype))
+    return True
+
+
+def _update_param(param: Parameter, new_param: Parameter, strict_load: bool) -> None:
+    """Replace ``param``'s value with ``new_param``'s, checking shape and dtype as MindSpore does."""
+    if param.shape != new_param.shape:
+        if _special_reshape(param, new_param):
+            return
+        raise RuntimeError(f"For 'load_param_into_net', {param.name} in the argument 'net' should have the same shape "
+                           f"as {param.name} in the argument 'parameter_dict'. But got its shape {param.shape} in the "
+                           f"argument 'net' and shape {new_param.shape} in the argument 'parameter_dict'.May you need "
+                           "to check whether the checkpoint you loaded is correct or the batch size and so on in the "
+                           "'net' and 'parameter_dict' are same.")
+    if param.dtype != new_param.dtype:
+        pair = (param.dtype, new_param.dtype)
+        if not strict_load and (all(t in _FLOAT_TYPES for t in pair) or all(t in _INT_TYPES for t in pair)):
+            _logger.warning("The type of %s:%s in 'parameter_dict' is different from the type of it in 'net':%s, then "
+                            "the type convert from %s to %s in the network. May consume additional memory and time",
+                            new_param.name, new_param.dtype, param.dtype, new_param.dtype, param.dtype)
+            param.set_data(Tensor(new_param.asnumpy(), param.dtype))
+            return
+        raise RuntimeError(f"For 'load_param_into_net', {param.name} in the argument 'net' should have the same type "
+                           f"as {param.name} in the argument 'parameter_dict'. but got its type {param.dtype} in the "
+                           f"argument 'net' and type {new_param.dtype} in the argument 'parameter_dict'.May you need "
+                           "to check whether the checkpoint you loaded is correct.")
+    param.set_data(new_param)
+
+
+def _load_mismatched_prefix(net: Cell, parameter_dict: dict, param_not_load: list, strict_load: bool) -> None:
+    """Retry missing parameters under a prefix taken from a dict key that ends with one of their names."""
+    tensors = [k for k, v in parameter_dict.items() if isinstance(v, Tensor)]
+    prefix_name = ""
+    longest_name = param_not_load[0]
+    while prefix_name != longest_name and param_not_load:
+        prefix_name = longest_name
+        for net_param_name in param_not_load:
+            for dict_name in tensors:
+                if dict_name.endswith(net_param_name):
+                    prefix_name = dict_name[:-len(net_param_name)]
+                    break
+            if prefix_name != longest_name:
+                break
+        if prefix_name != longest_name:
+            _logger.warning("For 'load_param_into_net', remove parameter prefix name: %s, continue to load.",
+                            prefix_name)
+            for _, param in net.parameters_and_names():
+                new_name = prefix_name + param.name
+                if param.name in param_not_load and isinstance(parameter_dict.get(new_name), Tensor):
+                    _update_param(param, parameter_dict[new_name], strict_load)
+                    param_not_load.remove(param.name)
+
+
+def load_param_into_net(net: Cell, parameter_dict: dict, strict_load: bool = False,
+                        remove_redundancy: bool = False) -> tuple[list, list]:
+    """Load a parameter dict (as :func:`load_checkpoint` returns) into a network.
+
+    Each net parameter whose ``Parameter.name`` is a key takes the value. With
+    ``strict_load=False`` a float value is converted to a float parameter's dtype (int to int), and
+    missing parameters are looked up again under a prefix (a key ``net.0.weight`` loads
+    ``0.weight``). Missing or unused entries are not errors.
+
+    Args:
+        net: the Cell.
+        parameter_dict: ``{name: Parameter | str}``; str entries are skipped.
+        strict_load: disable the dtype conversion and the prefix fallback.
+        remove_redundancy: for checkpoints saved with redundancy removed (parallel training only).
+
+    Returns:
+        tuple: ``(param_not_load, ckpt_not_load)``: the net parameter names that got no value
+        (except ``accu_grads*``), and the dict keys that were not used (keys used through the
+        prefix fallback stay listed, as in MindSpore).
+
+    Raises:
+        TypeError: when ``net`` is not a Cell, ``parameter_dict`` not a dict of Parameters,
+            ``strict_load`` not a bool, or ``remove_redundancy=True`` in stand-alone mode.
+        RuntimeError: when a value's shape or dtype does not fit its parameter.
+
+    Example:
+        >>> param_not_load, ckpt_not_load = load_param_into_net(net, load_checkpoint("/tmp/net.ckpt"))
+    """
+    if not isinstance(net, Cell):
+        raise TypeError(f"For 'load_param_into_net', the argument 'net' should be a Cell, but got {type(net)}.")
+    if not isinstance(parameter_dict, dict):
+        raise TypeError("For 'load_param_into_net', the argument 'parameter_dict' should be a dict, but got "
+                        f"{type(parameter_dict)}.")
+    for key, value in parameter_dict.items():
+        if not isinstance(key, str) or not isinstance(value, (Parameter, str, list)):
+            raise TypeError("For 'parameter_dict', the element in the argument 'parameter_dict' should be a 'str' and "
+                            f"'Parameter' , but got {type(key)} and {type(value)} (key {key!r}).")
+    _check_bool("load_param_into_net", "strict_load", strict_load)
+    _check_type("load_param_into_net", "remove_redundancy", remove_redundancy, bool, ValueError)
+    if remove_redundancy:
+        raise TypeError("The deduplication feature for loading checkpoint can only be used in parallel scenarios, "
+                        "but got stand_alone.")
+    param_not_load: list = []
+    ckpt_not_load = list(parameter_dict.keys())
+    for _, param in net.parameters_and_names():
+        if param.name in parameter_dict:
+            new_param = parameter_dict[param.name]
+            if not isinstance(new_param, Parameter):
+                continue
+            _update_param(param, new_param, strict_load)
+            ckpt_not_load.remove(param.name)
+        elif not param.name.startswith("accu_grads"):
+            param_not_load.append(param.name)
+    if param_not_load and not strict_load:
+        _load_mismatched_prefix(net, parameter_dict, param_not_load, strict_load)
+    if param_not_load:
+        _logger.warning("For 'load_param_into_net', %d parameters in the 'net' are not loaded, because they are not in "
+                        "the 'parameter_dict', please check whether the network structure is consistent when training "
+                        "and loading checkpoint.", len(param_not_load))
+        _logger.warning("%s are not loaded.", param_not_load)
+    return param_not_load, ckpt_not_load
