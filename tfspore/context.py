@@ -2,8 +2,13 @@
 
 ``mode`` selects how Cells run: ``GRAPH_MODE`` compiles the outermost Cell call with
 ``tf.function``; ``PYNATIVE_MODE`` (MindSpore 2.x's default) runs eagerly. ``device_target``
-picks the TensorFlow device type ('CPU' or 'GPU'); ``jit_config`` with ``jit_level`` 'O2'
-(or ``{"jit_compile": True}``) turns XLA on for compiled Cells.
+picks the TensorFlow device type ('CPU' or 'GPU'); ``jit_config={'jit_level': 'O2'}`` turns XLA
+on for compiled Cells (tfspore also takes ``{'jit_compile': True}``). ``deterministic='ON'``
+enables TensorFlow's op determinism.
+
+MindSpore's other ``set_context`` keys are accepted, validated as MindSpore validates them,
+stored for :func:`get_context`, and have no effect on TensorFlow (a one-time warning says so).
+Unknown keys raise a ValueError naming the key.
 
 Example:
     >>> import tfspore as ms
@@ -13,6 +18,7 @@ Example:
 """
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from typing import Any
@@ -29,22 +35,41 @@ STRICT, COMPATIBLE, LAX = 0, 1, 2
 RELEASE, DEBUG = 0, 1
 
 _logger = logging.getLogger("tfspore")
+_API = "For 'context.set_context', "
 
-# MindSpore 2.10's set_context keys. Those with an effect on TensorFlow are handled below; the rest are
-# accepted and stored, with a one-time warning that they do nothing on TensorFlow.
-_NO_EFFECT_KEYS = {
-    "save_graphs": 0, "save_graphs_path": ".", "aoe_tune_mode": "", "aoe_config": {}, "enable_reduce_precision": True,
-    "variable_memory_max_size": "", "inter_op_parallel_num": 0, "enable_graph_kernel": False,
-    "reserve_class_name_in_scope": True, "check_bprop": False, "max_device_memory": "1024GB", "print_file_path": "",
-    "max_call_depth": 1000, "env_config_path": "", "graph_kernel_flags": "", "save_compile_cache": False,
-    "runtime_num_threads": 30, "load_compile_cache": False, "pynative_synchronize": False, "mempool_block_size": "1GB",
-    "disable_format_transform": False, "op_timeout": 900, "ascend_config": {}, "jit_syntax_level": LAX,
-    "debug_level": RELEASE, "jit_enable_inplace_ops": False, "gpu_config": {}, "enable_compile_cache": False,
-    "memory_optimize_level": "O0", "exec_order": "bfs", "profiling_options": "", "enable_profiling": False,
-    "compile_cache_path": "", "enable_auto_mixed_precision": False, "enable_sparse": False, "auto_tune_mode": "",
-    "precompile_only": False, "enable_dump": False, "save_dump_path": ".",
+# MindSpore 2.10's context parameters and their defaults (CPU build). Those handled by _SETTERS act on
+# TensorFlow; the others are stored only.
+_DEFAULTS: dict = {
+    "check_bprop": False, "enable_graph_kernel": False, "enable_reduce_precision": True, "enable_profiling": False,
+    "save_graphs": 0, "enable_parallel_split": False, "max_device_memory": 1024.0, "mempool_block_size": 1.0,
+    "inter_op_parallel_num": 0, "runtime_num_threads": 30, "print_file_path": "",
+    "profiling_options": "training_trace", "precision_mode": "", "jit_compile": "", "atomic_clean_policy": "",
+    "matmul_allow_hf32": "", "conv_allow_hf32": "", "op_precision_mode": "", "ge_options": "",
+    "save_graphs_path": ".", "enable_compile_cache": None, "compile_cache_path": "", "variable_memory_max_size": "0",
+    "aoe_tune_mode": "", "aoe_job_type": "2", "max_call_depth": 1000, "env_config_path": "", "graph_kernel_flags": "",
+    "pynative_synchronize": False, "disable_format_transform": False, "memory_optimize_level": 0, "op_timeout": 900,
+    "jit_syntax_level": LAX, "conv_fprop_algo": "normal", "conv_dgrad_algo": "normal", "conv_wgrad_algo": "normal",
+    "conv_allow_tf32": True, "recompute_comm_overlap": "", "matmul_grad_comm_overlap": "", "pp_1f1b_overlap": "",
+    "recompute_allgather_overlap_fagrad": False, "matmul_allow_tf32": False, "jit_level": "", "infer_boost": "off",
+    "enable_task_opt": False, "enable_grad_comm_opt": False, "enable_opt_shard_comm_opt": False,
+    "compute_communicate_fusion_level": 0, "dataset_broadcast_opt_level": 0, "debug_level": RELEASE,
+    "interleaved_matmul_comm": False, "interleaved_layernorm_comm": False, "bias_add_comm_swap": False,
+    "enable_begin_end_inline_opt": False, "enable_concat_eliminate_opt": False, "enable_fused_cast_add_opt": False,
+    "host_scheduling_max_threshold": "", "topo_order": "", "exec_order": "bfs", "cur_step_num": 0, "need_ckpt": False,
+    "save_checkpoint_steps": 0, "last_triggered_step": 0, "hccl_watchdog": True,
+    "enable_flash_attention_load_balance": False, "enable_allreduce_slice_to_reducescatter": False,
+    "enable_interleave_split_concat_branch": False, "enable_interleave_parallel_branch": False,
+    "enable_offloading_packed_experts": False, "op_debug_option": "", "ascend_config": {}, "gpu_config": {},
+    "aoe_config": {}, "enable_ge": False, "parallel_speed_up_json_path": "", "exception_dump": "",
 }
-_TARGETS = ("CPU", "GPU", "Ascend", "Davinci")
+# accepted by MindSpore 2.10's set_context with a deprecation warning, and not readable back
+_DEPRECATED_IGNORED = ("enable_sparse", "auto_tune_mode", "enable_auto_mixed_precision")
+# MindSpore asks for these through 'ascend_config'
+_ASCEND_ONLY = ("precision_mode", "jit_compile", "atomic_clean_policy", "matmul_allow_hf32", "conv_allow_hf32",
+                "op_precision_mode", "host_scheduling_max_threshold", "ge_options", "op_debug_option")
+_REMOVED = {"precompile_only": "MS_DEV_PRECOMPILE_ONLY"}
+_TARGETS = ["CPU", "GPU", "Ascend", "Davinci"]
+_JIT_CFGS = {"jit_level": ["O0", "O1", "O2"], "infer_boost": ["on", "off"], "jit_compile": [True, False]}
 
 
 class _Context:
@@ -54,7 +79,7 @@ class _Context:
         self.device_id = 0
         self.jit_config: dict = {}
         self.deterministic = "OFF"
-        self.values = dict(_NO_EFFECT_KEYS)
+        self.values = copy.deepcopy(_DEFAULTS)
         self.warned: set = set()
         self.local = threading.local()
 
@@ -76,57 +101,126 @@ def _jit_compile_default() -> bool | None:
     return None
 
 
-def _set_mode(value: Any) -> None:
-    if value not in (GRAPH_MODE, PYNATIVE_MODE) or isinstance(value, bool):
-        raise ValueError("For 'context.set_context', the argument 'mode' should be context.GRAPH_MODE (0) or "
-                         f"context.PYNATIVE_MODE (1), but got {value!r}.")
-    if value != _CTX.mode:
-        _CTX.mode = value
-        from tfspore.common import _state as _cell_state
-        _cell_state.bump()
+def _check_type(key: str, value: Any, types: Any) -> None:
+    if not isinstance(value, types):
+        names = types.__name__ if isinstance(types, type) else " or ".join(t.__name__ for t in types)
+        raise TypeError(f"{_API}the argument '{key}' must be {names}, but got {type(value).__name__}: {value!r}.")
 
 
-def _set_device_target(value: Any) -> None:
-    if not isinstance(value, str) or value not in _TARGETS:
-        raise ValueError(f"For 'context.set_context', the argument 'device_target' must be one of {list(_TARGETS)}, "
-                         f"but got {value!r}.")
-    if value in ("Ascend", "Davinci"):
-        raise ValueError("For 'context.set_context', the argument 'device_target' is 'Ascend', but tfspore runs on "
-                         "TensorFlow, which has no Ascend backend: use 'CPU' or 'GPU' (TPUs are used through "
-                         "tf.distribute.TPUStrategy).")
-    if value == "GPU" and not tf.config.list_physical_devices("GPU"):
-        _logger.warning("For 'context.set_context', device_target is 'GPU' but TensorFlow sees no GPU; "
-                        "ops will run on the CPU.")
-    _CTX.device_target = value
-
-
-def _set_device_id(value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"For 'context.set_context', the argument 'device_id' must be a non-negative int, "
-                         f"but got {value!r}.")
-    _CTX.device_id = value
-
-
-def _set_jit_config(value: Any) -> None:
-    if not isinstance(value, dict):
-        raise TypeError(f"For 'context.set_context', the argument 'jit_config' must be a dict, but got "
-                        f"{type(value).__name__}.")
-    _CTX.jit_config = dict(value)
+def _bump() -> None:
     from tfspore.common import _state as _cell_state
     _cell_state.bump()
 
 
+def _set_mode(value: Any) -> None:
+    _check_type("mode", value, int)
+    if value not in (GRAPH_MODE, PYNATIVE_MODE):
+        raise ValueError(f"{_API}the argument 'mode' should be context.GRAPH_MODE (0) or context.PYNATIVE_MODE (1), "
+                         f"but got {value!r}.")
+    if int(value) != _CTX.mode:
+        _CTX.mode = int(value)
+        _bump()
+
+
+def _set_device_target(value: Any) -> None:
+    if not isinstance(value, str) or value not in _TARGETS:
+        raise ValueError(f"{_API}the argument 'device_target' must be one of {_TARGETS}, but got {value!r}.")
+    if value in ("Ascend", "Davinci"):
+        raise ValueError(f"{_API}the argument 'device_target' is {value!r}, but tfspore runs on TensorFlow, which has "
+                         "no Ascend backend: use 'CPU' or 'GPU' (TPUs are used through tf.distribute.TPUStrategy).")
+    if value == "GPU" and not tf.config.list_physical_devices("GPU"):
+        _logger.warning("For 'context.set_context', device_target is 'GPU' but TensorFlow sees no GPU; ops will run "
+                        "on the CPU.")
+    _CTX.device_target = value
+
+
+def _set_device_id(value: Any) -> None:
+    _check_type("device_id", value, int)
+    if isinstance(value, bool) or not 0 <= value <= 4095:
+        raise ValueError(f"{_API}the argument 'device_id' must be in range [0, 4095], but got {value!r}.")
+    _CTX.device_id = value
+
+
+def _set_jit_config(value: Any) -> None:
+    _check_type("jit_config", value, dict)
+    for key, val in value.items():
+        if key not in _JIT_CFGS:
+            raise ValueError(f"{_API}the key of argument 'jit_config' must be one of {sorted(_JIT_CFGS)}, but got "
+                             f"{key!r}.")
+        if val not in _JIT_CFGS[key] or (key == "jit_compile" and not isinstance(val, bool)):
+            raise ValueError(f"For 'jit_config', the value of argument {key} must be one of {_JIT_CFGS[key]}, but got "
+                             f"{val!r}.")
+    if value.get("infer_boost") == "on" and value.get("jit_level") in ("O1", "O2"):
+        raise ValueError("Only jit_level set O0 can set infer_boost to on.")
+    _CTX.jit_config = dict(value)
+    if "jit_level" in value:
+        _CTX.values["jit_level"] = value["jit_level"]
+    _bump()
+
+
 def _set_deterministic(value: Any) -> None:
     if value not in ("ON", "OFF"):
-        raise ValueError(f"For 'context.set_context', the argument 'deterministic' must be 'ON' or 'OFF', but got "
-                         f"{value!r}.")
+        raise ValueError(f"{_API}the argument 'deterministic' must be one of ['ON', 'OFF'], but got {value!r}.")
     _CTX.deterministic = value
     if value == "ON":
         tf.config.experimental.enable_op_determinism()
 
 
+def _one_of(key: str, choices: list) -> Any:
+    def check(value: Any) -> Any:
+        if value not in choices:
+            raise ValueError(f"{_API}the argument '{key}' must be one of {choices}, but got {value!r}.")
+        return value
+    return check
+
+
+def _check_save_graphs(value: Any) -> int:
+    if value is True:
+        return 2
+    if value is False:
+        return 0
+    if not isinstance(value, int) or not 0 <= value <= 3:
+        raise ValueError(f"{_API}the argument 'save_graphs' should be 0-3 (or a bool), but got {value!r}.")
+    return value
+
+
+def _check_positive(key: str) -> Any:
+    def check(value: Any) -> Any:
+        _check_type(key, value, int)
+        if value <= 0:
+            raise ValueError(f"{_API}the argument '{key}' must be greater than 0, but got {value!r}.")
+        return value
+    return check
+
+
+def _check_dict(key: str) -> Any:
+    def check(value: Any) -> Any:
+        _check_type(key, value, dict)
+        return dict(value)
+    return check
+
+
 _SETTERS = {"mode": _set_mode, "device_target": _set_device_target, "device_id": _set_device_id,
             "jit_config": _set_jit_config, "deterministic": _set_deterministic}
+_VALUE_CHECKS = {
+    "save_graphs": _check_save_graphs,
+    "jit_syntax_level": _one_of("jit_syntax_level", [STRICT, COMPATIBLE, LAX]),
+    "debug_level": _one_of("debug_level", [RELEASE, DEBUG]),
+    "memory_optimize_level": lambda v: {"O0": 0, "O1": 1}[_one_of("memory_optimize_level", ["O0", "O1"])(v)],
+    "exec_order": _one_of("exec_order", ["bfs", "dfs"]),
+    "aoe_tune_mode": _one_of("aoe_tune_mode", ["online", "offline"]),
+    "max_call_depth": _check_positive("max_call_depth"),
+    "runtime_num_threads": _check_positive("runtime_num_threads"),
+    "ascend_config": _check_dict("ascend_config"),
+    "gpu_config": _check_dict("gpu_config"),
+    "aoe_config": _check_dict("aoe_config"),
+}
+
+
+def _warn_once(key: str, message: str) -> None:
+    if key not in _CTX.warned:
+        _CTX.warned.add(key)
+        _logger.warning(message)
 
 
 def set_context(**kwargs: Any) -> None:
@@ -134,12 +228,14 @@ def set_context(**kwargs: Any) -> None:
 
     Args:
         **kwargs: ``mode`` (GRAPH_MODE or PYNATIVE_MODE), ``device_target`` ('CPU' or 'GPU';
-            'Ascend' raises), ``device_id``, ``jit_config`` (``{'jit_level': 'O2'}`` or
-            ``{'jit_compile': True}`` enables XLA), ``deterministic`` ('ON' enables TF op
-            determinism); MindSpore's other keys are accepted and have no effect on TensorFlow.
+            'Ascend' raises), ``device_id`` (0..4095), ``jit_config`` (``{'jit_level': 'O2'}``
+            enables XLA), ``deterministic`` ('ON' enables TensorFlow op determinism). MindSpore's
+            other keys (``save_graphs``, ``max_call_depth``, ...) are validated, stored and have no
+            effect on TensorFlow.
 
     Raises:
         ValueError: for an unknown key or a bad value.
+        TypeError: for a value of the wrong type.
 
     Example:
         >>> set_context(mode=GRAPH_MODE)
@@ -151,32 +247,53 @@ def set_context(**kwargs: Any) -> None:
             continue
         if key in _SETTERS:
             _SETTERS[key](value)
-        elif key in _CTX.values:
-            _CTX.values[key] = value
-            if key not in _CTX.warned:
-                _CTX.warned.add(key)
-                _logger.warning("For 'context.set_context', '%s' has no effect on TensorFlow and is ignored.", key)
-        else:
-            raise ValueError(f"For 'context.set_context', the keyword argument {key} is not recognized! "
-                             f"Valid keys: {sorted(list(_SETTERS) + list(_CTX.values))}.")
+            continue
+        if key in _DEPRECATED_IGNORED:
+            _warn_once(key, f"For 'context.set_context', '{key}' parameter is deprecated, and will be removed in the "
+                            "next version.")
+            continue
+        if key in _REMOVED:
+            raise ValueError(f"{_API}the parameter '{key}' has been removed since MindSpore 2.10 version. Please use "
+                             f"the env {_REMOVED[key]} instead.")
+        if key in _ASCEND_ONLY:
+            raise ValueError(f"Please set '{key}' through parameter ascend_config")
+        if key in _CTX.values:
+            check = _VALUE_CHECKS.get(key)
+            _CTX.values[key] = check(value) if check is not None else value
+            _warn_once(key, f"For 'context.set_context', '{key}' has no effect on TensorFlow and is ignored.")
+            continue
+        raise ValueError(f"{_API}the keyword argument {key} is not recognized! For detailed usage of 'set_context', "
+                         "please refer to the Mindspore official website.")
 
 
 def get_context(attr_key: str) -> Any:
     """Return the value of a context key.
 
+    Args:
+        attr_key: a key :func:`set_context` takes.
+
+    Returns:
+        The value (``mode`` defaults to PYNATIVE_MODE, as in MindSpore 2.10).
+
     Raises:
         ValueError: for an unknown key.
+
+    Example:
+        >>> get_context("device_id")
+        0
     """
-    if attr_key in ("mode", "device_target", "device_id", "jit_config", "deterministic"):
+    if attr_key in ("mode", "device_target", "device_id", "deterministic"):
         return getattr(_CTX, attr_key)
+    if attr_key == "jit_config":
+        return dict(_CTX.jit_config)
     if attr_key in _CTX.values:
-        return _CTX.values[attr_key]
+        return copy.copy(_CTX.values[attr_key])
     raise ValueError(f"For 'context.get_context', the argument {attr_key} is not recognized! For detailed "
                      "usage of 'get_context', please refer to the Mindspore official website.")
 
 
 def get_jit_config() -> dict:
-    """Return the ``jit_config`` dict."""
+    """Return a copy of the ``jit_config`` dict."""
     return dict(_CTX.jit_config)
 
 
@@ -191,30 +308,58 @@ class ParallelMode:
     MODE_LIST = [STAND_ALONE, DATA_PARALLEL, HYBRID_PARALLEL, SEMI_AUTO_PARALLEL, AUTO_PARALLEL]
 
 
-_AUTO_PARALLEL_DEFAULTS = {"device_num": 1, "global_rank": 0, "gradients_mean": False, "gradient_fp32_sync": True,
-                           "parallel_mode": ParallelMode.STAND_ALONE, "auto_parallel_search_mode": "",
-                           "search_mode": "recursive_programming", "parameter_broadcast": False,
-                           "strategy_ckpt_load_file": "", "strategy_ckpt_save_file": "", "full_batch": False,
-                           "enable_parallel_optimizer": False, "enable_alltoall": False, "all_reduce_fusion_config": [],
-                           "pipeline_stages": 1, "grad_accumulation_step": 1, "parallel_optimizer_config": {},
-                           "comm_fusion": {}, "strategy_ckpt_config": {}, "dataset_strategy": "data_parallel"}
-_AUTO_PARALLEL = dict(_AUTO_PARALLEL_DEFAULTS)
+_AUTO_PARALLEL_DEFAULTS = {
+    "device_num": 1, "global_rank": 0, "gradients_mean": False, "gradient_fp32_sync": True,
+    "loss_repeated_mean": True, "pipeline_stages": 1, "auto_pipeline": False, "pipeline_result_broadcast": False,
+    "parallel_mode": ParallelMode.STAND_ALONE, "search_mode": "recursive_programming",
+    "auto_parallel_search_mode": "recursive_programming", "parameter_broadcast": False, "strategy_ckpt_load_file": "",
+    "strategy_ckpt_save_file": "", "full_batch": False, "dataset_strategy": "data_parallel",
+    "enable_parallel_optimizer": False, "force_fp32_communication": False, "grad_accumulation_step": 1,
+    "all_reduce_fusion_config": [], "communi_parallel_mode": "all_group_parallel", "optimizer_weight_shard_size": -1,
+    "optimizer_weight_shard_aggregated_save": False, "sharding_propagation": False, "enable_alltoall": False,
+    "strategy_ckpt_config": {"load_file": "", "save_file": "", "only_trainable_params": True},
+    "comm_fusion": {"openstate": True, "allreduce": {"mode": "auto", "config": None},
+                    "allgather": {"mode": "auto", "config": None}, "reducescatter": {"mode": "auto", "config": None}},
+    "dump_local_norm": False, "dump_local_norm_path": "", "dump_device_local_norm": False,
+    "auto_parallel_new_interface": False, "init_param_in_compile": True,
+}
+# keys MindSpore accepts in set_auto_parallel_context but can't read back
+_AUTO_PARALLEL_SET_ONLY = ("pipeline_segments", "group_ckpt_save_file", "parallel_optimizer_config", "pipeline_config")
+_AUTO_PARALLEL_BOOLS = ("gradients_mean", "gradient_fp32_sync", "loss_repeated_mean", "full_batch",
+                        "enable_parallel_optimizer", "parameter_broadcast", "enable_alltoall", "sharding_propagation")
+_AUTO_PARALLEL = copy.deepcopy(_AUTO_PARALLEL_DEFAULTS)
 
 
 def set_auto_parallel_context(**kwargs: Any) -> None:
-    """Set parallel settings; ``parallel_mode`` and ``device_num`` are read by the distribution support.
+    """Set parallel settings; ``parallel_mode``, ``device_num`` and ``gradients_mean`` are read by the
+    distribution support.
 
     Raises:
-        ValueError: for an unknown key or parallel mode.
+        ValueError: for an unknown key or a bad value.
+        TypeError: for a flag that is not a bool.
+
+    Example:
+        >>> set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        >>> reset_auto_parallel_context()
     """
     for key, value in kwargs.items():
-        if key not in _AUTO_PARALLEL_DEFAULTS:
+        if key not in _AUTO_PARALLEL_DEFAULTS and key not in _AUTO_PARALLEL_SET_ONLY:
             raise ValueError(f"For 'context.set_auto_parallel_context', the keyword argument {key} is not "
                              "recognized!")
         if key == "parallel_mode" and value not in ParallelMode.MODE_LIST:
-            raise ValueError(f"For 'context.set_auto_parallel_context', the argument 'parallel_mode' must be one of "
+            raise ValueError("For 'context.set_auto_parallel_context', the argument 'parallel_mode' only supports "
                              f"{ParallelMode.MODE_LIST}, but got {value!r}.")
-        _AUTO_PARALLEL[key] = value
+        if key == "device_num" and (not isinstance(value, int) or isinstance(value, bool) or value <= 0):
+            raise ValueError("For 'context.set_auto_parallel_context', the argument 'device_num' must be a positive "
+                             f"integer, but got {value!r}.")
+        if key == "global_rank" and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 4095):
+            raise ValueError("For 'context.set_auto_parallel_context', the argument 'global_rank' must be in "
+                             f"[0, 4095], but got {value!r}.")
+        if key in _AUTO_PARALLEL_BOOLS and not isinstance(value, bool):
+            raise TypeError(f"For 'context.set_auto_parallel_context', the argument '{key}' must be bool, but got "
+                            f"{type(value).__name__}: {value!r}.")
+        if key in _AUTO_PARALLEL_DEFAULTS:
+            _AUTO_PARALLEL[key] = value
 
 
 def get_auto_parallel_context(attr_key: str) -> Any:
@@ -225,13 +370,13 @@ def get_auto_parallel_context(attr_key: str) -> Any:
     """
     if attr_key not in _AUTO_PARALLEL:
         raise ValueError(f"For 'context.get_auto_parallel_context', the argument {attr_key} is not recognized!")
-    return _AUTO_PARALLEL[attr_key]
+    return copy.copy(_AUTO_PARALLEL[attr_key])
 
 
 def reset_auto_parallel_context() -> None:
     """Restore the default parallel settings."""
     _AUTO_PARALLEL.clear()
-    _AUTO_PARALLEL.update(_AUTO_PARALLEL_DEFAULTS)
+    _AUTO_PARALLEL.update(copy.deepcopy(_AUTO_PARALLEL_DEFAULTS))
 
 
 _PS: dict = {}

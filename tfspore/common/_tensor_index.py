@@ -197,7 +197,7 @@ def _advanced(v: tf.Tensor, items: list, adv: list, dims: list) -> tf.Tensor:
     rest = [a for a in range(r) if a not in positions]
     perm = positions + rest
     moved = tf.transpose(sliced, perm) if perm != list(range(r)) else sliced
-    idx = tf.stack(tf.broadcast_tensors(*arrays), axis=-1) if len(arrays) > 1 else arrays[0][..., tf.newaxis]
+    idx = tf.stack(_broadcast_all(arrays), axis=-1) if len(arrays) > 1 else arrays[0][..., tf.newaxis]
     out = tf.gather_nd(moved, idx)
     # step 3: adjacent index arrays go back where they stood
     if adjacent and positions[0] > 0:
@@ -209,6 +209,18 @@ def _advanced(v: tf.Tensor, items: list, adv: list, dims: list) -> tf.Tensor:
         order = list(range(nb, nb + lead)) + list(range(nb)) + list(range(nb + lead, out_rank))
         out = tf.transpose(out, order)
     return out
+
+
+def _broadcast_all(arrays: list) -> list:
+    static = arrays[0].shape
+    for a in arrays[1:]:
+        static = tf.broadcast_static_shape(static, a.shape)
+    if static.is_fully_defined():
+        return [tf.broadcast_to(a, static) for a in arrays]
+    shape = tf.shape(arrays[0], out_type=tf.int64)
+    for a in arrays[1:]:
+        shape = tf.broadcast_dynamic_shape(shape, tf.shape(a, out_type=tf.int64))
+    return [tf.broadcast_to(a, shape) for a in arrays]
 
 
 def _check_array(arr: tf.Tensor, dim: Any) -> None:

@@ -21,9 +21,6 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
-_KIND = {tf.bool: 0}
-
-
 def kind_of(dt: tf.DType) -> int:
     """0 for bool, 1 for integers, 2 for floating point, 3 for complex."""
     if dt == tf.bool:

@@ -341,6 +341,10 @@ def from_tf_dtype(tf_dtype: Any) -> Type:
         TypeError: for a TensorFlow dtype MindSpore has no equivalent of.
     """
     try:
+        return _BY_TF[tf_dtype]
+    except (KeyError, TypeError):
+        pass
+    try:
         return _BY_TF[tf.as_dtype(tf_dtype)]
     except (KeyError, TypeError):
         raise TypeError(f"The TensorFlow dtype {tf_dtype!r} has no MindSpore equivalent.") from None

@@ -7,10 +7,13 @@ MindSpore name (``conv1.weight``) used as the checkpoint key.
 
 Example:
     >>> import numpy as np
+    >>> import tensorflow as tf
     >>> from tfspore import Parameter, Tensor
     >>> p = Parameter(Tensor(np.ones((2, 3), np.float32)), name="weight")
     >>> print(p)
     Parameter (name=weight, shape=(2, 3), dtype=Float32, requires_grad=True)
+    >>> isinstance(p.variable, tf.Variable)
+    True
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ __all__ = ["Parameter", "ParameterTuple", "Buffer"]
 _NAME_COUNTER = itertools.count(1)
 _MAX_NAME_LEN = 1024
 _GENERATED = re.compile(r"^Parameter#\d+$")
+_PREFIX_RE = re.compile(r"^\w+[0-9a-zA-Z_.]*$", re.ASCII)
 
 
 def _generate_name() -> str:
@@ -45,26 +49,59 @@ def _tf_var_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.\-/]", "_", name) or "param"
 
 
+def _check_bool(value: Any, arg: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"For 'Parameter', the argument `{arg}` must be bool type, but got {type(value).__name__}.")
+    return value
+
+
+def _initial_value(default_input: Any) -> tf.Tensor:
+    """The first value of a Parameter, with MindSpore's dtypes (int -> Int32, float -> Float32)."""
+    if isinstance(default_input, (bool, np.bool_)):
+        raise ValueError("Parameter data can not be `bool`")
+    if isinstance(default_input, Parameter):
+        return tf.identity(tf.convert_to_tensor(default_input._var))
+    if isinstance(default_input, Tensor):
+        if default_input._t is None and not default_input.has_init:
+            raise ValueError("All shape elements of the Parameter must be positive. But got None.")
+        return tf.convert_to_tensor(default_input.init_data()._value())
+    if isinstance(default_input, (tf.Tensor, tf.Variable)):
+        return tf.convert_to_tensor(default_input)
+    if isinstance(default_input, int):
+        return tf.constant(default_input, tf.int32)
+    if isinstance(default_input, float):
+        return tf.constant(default_input, tf.float32)
+    if isinstance(default_input, (np.ndarray, np.generic, list)):
+        return tf.convert_to_tensor(_default_np(default_input))
+    raise TypeError("The type of the argument 'default_input' must be in ['Tensor', 'int', 'float', "
+                    f"'numpy.ndarray', 'list']. But got type {type(default_input)}.")
+
+
 class Parameter(Tensor):
     """A Tensor that is a network weight, stored in a ``tf.Variable``.
 
+    The variable is created with ``tf.Variable(...)``, so ``tf.distribute`` scopes,
+    ``tf.train.Checkpoint`` and ``tf.GradientTape`` all see a real variable (``p.variable``).
+
     Args:
-        default_input: a Tensor (initialised or lazy), a numpy array, a list, an int (Int64
-            scalar) or a float (Float32 scalar).
-        name: the name; None or blank generates ``"Parameter#N"``.
+        default_input: a Tensor (initialised or lazy), a numpy array, a list, an int (an Int32
+            scalar) or a float (a Float32 scalar).
+        name: the name; None or blank generates ``"Parameter#N"``; surrounding whitespace is
+            stripped.
         requires_grad: whether the optimizer updates it.
-        layerwise_parallel: accepted for compatibility.
-        parallel_optimizer: accepted for compatibility.
+        layerwise_parallel: accepted for compatibility (bool).
+        parallel_optimizer: accepted for compatibility (bool).
         storage_format: accepted for compatibility.
-        device: accepted for compatibility.
+        device: None, 'CPU' or 'Remote' (accepted for compatibility).
 
     Raises:
-        TypeError: when ``default_input`` has an unsupported type.
-        ValueError: when ``name`` is not a str or is longer than 1024 characters.
+        TypeError: when ``default_input`` has an unsupported type, or a flag is not a bool.
+        ValueError: when ``default_input`` is a bool or a placeholder, or ``name`` is not a str
+            or is longer than 1024 characters.
 
     Example:
-        >>> Parameter(1.0, name="scale").dtype
-        mindspore.float32
+        >>> Parameter(1.0, name="scale")
+        Parameter (name=scale, shape=(), dtype=Float32, requires_grad=True)
     """
 
     _is_parameter = True
@@ -72,31 +109,26 @@ class Parameter(Tensor):
     def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
                  layerwise_parallel: bool = False, parallel_optimizer: bool = True, storage_format: str = "",
                  device: Any = None) -> None:
-        self._init = None
-        if isinstance(default_input, Tensor):
-            src = default_input._value() if not default_input.has_init else default_input.init_data()._value()
-            value = tf.convert_to_tensor(src)
-        elif isinstance(default_input, (np.ndarray, np.generic, list, tuple, numbers.Number)):
-            value = tf.convert_to_tensor(_default_np(default_input))
-        elif isinstance(default_input, (tf.Tensor, tf.Variable)):
-            value = tf.convert_to_tensor(default_input)
-        else:
-            raise TypeError("For 'Parameter', the type of 'default_input' should be one of [Tensor, numpy.ndarray, "
-                            f"list, int, float], but got {type(default_input).__name__}.")
+        value = _initial_value(default_input)
+        if device not in (None, "CPU", "Remote"):
+            raise ValueError(f"Only 'CPU' and 'Remote' is supported for device, but got {device}.")
+        self.const_arg = False
+        self._meta = None
         self._name = None
         self.name = name
-        self._requires_grad = bool(requires_grad)
-        self.layerwise_parallel = layerwise_parallel
-        self.parallel_optimizer = parallel_optimizer
+        self._requires_grad = _check_bool(requires_grad, "requires_grad")
+        self._layerwise_parallel = _check_bool(layerwise_parallel, "layerwise_parallel")
+        self._parallel_optimizer = _check_bool(parallel_optimizer, "parallel_optimizer")
         self.storage_format = storage_format
-        self.is_init = True
+        self.is_init = False
         self.init_mode = None
-        self.param_info = self
         self.sliced = False
         self.requires_aggr = True
         self._hook_fns: list = []
-        trainable = bool(requires_grad) and (value.dtype.is_floating or value.dtype.is_complex)
-        self._var = tf.Variable(value, name=_tf_var_name(self._name), trainable=trainable)
+        self._var = tf.Variable(value, name=_tf_var_name(self._name), trainable=self._trainable(value.dtype))
+
+    def _trainable(self, dtype: tf.DType) -> bool:
+        return self._requires_grad and (dtype.is_floating or dtype.is_complex)
 
     # the TF value is the variable itself, so reads are tracked by tapes and captured by traces
     @property
@@ -143,111 +175,175 @@ class Parameter(Tensor):
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if not isinstance(value, bool):
-            raise TypeError(f"For 'Parameter.requires_grad', the value must be bool, but got {type(value).__name__}.")
+            raise TypeError("The argument `requires_grad` must be bool type")
         self._requires_grad = value
 
     @property
+    def layerwise_parallel(self) -> bool:
+        """Compatibility flag (bool)."""
+        return self._layerwise_parallel
+
+    @layerwise_parallel.setter
+    def layerwise_parallel(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError("The argument `layerwise_parallel` must be bool type.")
+        self._layerwise_parallel = value
+
+    @property
+    def parallel_optimizer(self) -> bool:
+        """Compatibility flag (bool)."""
+        return self._parallel_optimizer
+
+    @parallel_optimizer.setter
+    def parallel_optimizer(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError("The argument `parallel_optimizer` must be bool type.")
+        self._parallel_optimizer = value
+
+    @property
     def data(self) -> "Parameter":
-        """The parameter itself (MindSpore's ``Parameter.data``)."""
+        """The parameter's data; writes through it (``p.data[0] = 1``) change the parameter."""
         return self
 
     @property
     def inited_param(self) -> None:
-        """Always None: tfspore parameters are initialised on creation."""
+        """Always None: tfspore parameters hold their data from creation."""
         return None
 
     @property
+    def param_info(self) -> "Parameter":
+        """The parameter itself (it carries the name and flags MindSpore keeps in ParamInfo)."""
+        return self
+
+    @property
     def unique(self) -> bool:
-        """Compatibility property."""
-        return True
+        """Compatibility property (False, as in MindSpore)."""
+        return False
+
+    @property
+    def cache_enable(self) -> bool:
+        """Compatibility property (False)."""
+        return False
 
     def has_grad(self) -> bool:
+        """Whether the parameter requires gradients."""
         return self._requires_grad
 
     def value(self) -> Tensor:
-        """Return the current value as a Tensor."""
-        return Tensor._from_tf(tf.convert_to_tensor(self._var))
+        """Return the current value as a new Tensor (later writes to the parameter don't change it)."""
+        return Tensor._from_tf(tf.identity(tf.convert_to_tensor(self._var)))
 
     def asnumpy(self) -> np.ndarray:
-        """Return the current value as a numpy array."""
+        """Return the current value as a numpy array.
+
+        Raises:
+            RuntimeError: inside a compiled function.
+        """
+        if not tf.executing_eagerly():
+            return super().asnumpy()
         return self._var.numpy()
 
     def __tf_tensor__(self, dtype: tf.DType | None = None, name: str | None = None) -> tf.Tensor:
         return tf.convert_to_tensor(self._var, dtype=dtype, name=name)
 
+    def _raise_type_error(self) -> None:
+        raise TypeError("Incoming Parameter dtype can not be converted to current dtype implicitly. "
+                        f"Current dtype is {self.dtype}, and incoming is Float. Use .set_dtype(xxx) to change "
+                        "the dtype.")
+
     def set_data(self, data: Any, slice_shape: bool = False) -> "Parameter":
-        """Replace the value with ``data`` (cast to the parameter's dtype) and return self.
+        """Replace the value with ``data`` and return self.
+
+        ``data`` is cast to the parameter's dtype. A number replaces the value with a scalar, and
+        a Tensor of another shape replaces the shape, as in MindSpore (outside compiled graphs
+        only: the variable is recreated).
 
         Args:
-            data: a Tensor, int or float.
+            data: a Tensor (initialised or lazy), int or float.
             slice_shape: accepted for compatibility.
 
+        Returns:
+            Parameter: self.
+
         Raises:
-            TypeError: for another type of data, or a float into an int parameter.
+            TypeError: for another type of data, or a float for an integer parameter.
+            ValueError: for a shape change inside a compiled graph.
         """
-        if not isinstance(data, (Tensor, numbers.Number, np.ndarray)):
+        if not isinstance(data, (Tensor, int, float)):
             raise TypeError("Parameter data must be [`Tensor`, `int`, `float`] or a kind of `Tensor` (like `Tensor`). "
                             f"But with type {type(data)}.")
-        if isinstance(data, float) and not self.dtype.is_floating_point and self.dtype is not mstype.bool_:
-            raise TypeError("Incoming Parameter dtype can not be converted to current dtype implicitly. "
-                            f"Current dtype is {self.dtype}, and incoming is Float. Use .set_dtype(xxx) to change "
-                            "the dtype.")
-        if isinstance(data, Tensor) and data.has_init:
+        if isinstance(data, (int, float)):
+            if isinstance(data, float) and self.dtype._kind in ("int", "uint"):
+                self._raise_type_error()
+            data = Tensor(data, self.dtype)
+        if data.has_init:
             data.init_data()
-        value = _as_tf(data, self._var.dtype)
+        value = tf.convert_to_tensor(data._value())
+        if value.dtype != self._var.dtype:
+            value = tf.cast(value, self._var.dtype)
         if value.shape == self._var.shape:
             self._var.assign(value)
-        elif value.shape.num_elements() == 1 and isinstance(data, numbers.Number):
-            self._var.assign(tf.fill(self._var.shape, tf.reshape(value, [])))
         else:
             if not tf.executing_eagerly():
-                raise ValueError(f"For 'Parameter.set_data', the shape {tuple(value.shape)} differs from the "
-                                 f"parameter '{self.name}' shape {tuple(self._var.shape)}; a shape can't change inside "
+                raise ValueError(f"For 'Parameter.set_data', the shape {tuple(value.shape)} differs from the shape "
+                                 f"{tuple(self._var.shape)} of parameter '{self.name}'; a shape can't change inside "
                                  "a compiled graph.")
             self._var = tf.Variable(value, name=_tf_var_name(self._name), trainable=self._var.trainable)
             _state.bump()  # compiled Cells captured the old variable: re-trace
+        self.sliced = slice_shape
         return self
 
     def assign_value(self, value: Any) -> "Parameter":
-        """Assign ``value`` (same shape) and return self."""
+        """Assign ``value`` (same shape, cast to the dtype) and return self."""
         self._var.assign(_as_tf(value, self._var.dtype))
         return self
 
-    def set_dtype(self, dtype: Any) -> "Parameter":
-        """Change the stored dtype (recreates the variable) and return self."""
-        tdt = mstype.as_tf_dtype(dtype)
-        if tdt != self._var.dtype:
-            self._var = tf.Variable(tf.cast(self._var, tdt), name=_tf_var_name(self._name),
-                                    trainable=self._var.trainable and tdt.is_floating)
+    def set_dtype(self, dtype: Any) -> mstype.Type:
+        """Change the stored dtype (recreating the variable) and return the new dtype."""
+        dt = mstype.as_ms_dtype(dtype, "Parameter.set_dtype", "dtype")
+        if dt.tf_dtype != self._var.dtype:
+            self._var = tf.Variable(tf.cast(self._var, dt.tf_dtype), name=_tf_var_name(self._name),
+                                    trainable=self._trainable(dt.tf_dtype))
             _state.bump()  # compiled Cells captured the old variable: re-trace
-        return self
+        return dt
 
     def init_data(self, layout: Any = None, set_sliced: bool = False) -> "Parameter":
-        """Return self: a tfspore Parameter is initialised when created."""
+        """Return self: a tfspore Parameter holds its data from creation."""
         return self
 
     def clone(self, init: Any = "same") -> "Parameter":
-        """Return a new Parameter with the same name, shape and dtype.
+        """Return a new Parameter with the same name, shape, dtype and flags.
 
         Args:
             init: ``'same'`` copies the value; an initializer name, Initializer, Tensor or number
-                initialises the clone with it.
+                sets the clone's data (with this parameter's shape and dtype).
+
+        Returns:
+            Parameter: the clone.
         """
         if isinstance(init, str) and init == "same":
-            value = Tensor._from_tf(tf.identity(tf.convert_to_tensor(self._var)))
+            value: Any = tf.identity(tf.convert_to_tensor(self._var))
         else:
             from tfspore.common.initializer import initializer
             value = initializer(init, self.shape, self.dtype)
         p = Parameter(value, name=self._name, requires_grad=self._requires_grad,
-                      layerwise_parallel=self.layerwise_parallel, parallel_optimizer=self.parallel_optimizer)
+                      layerwise_parallel=self._layerwise_parallel, parallel_optimizer=self._parallel_optimizer)
+        p.requires_aggr = self.requires_aggr
         return p
 
-    def copy(self) -> Tensor:
-        """Return a plain Tensor copy of the value."""
-        return Tensor._from_tf(tf.identity(tf.convert_to_tensor(self._var)))
+    def copy(self) -> "Parameter":
+        """Return a copy: a Parameter with the same name and value (``clone(init='same')``)."""
+        return self.clone(init="same")
 
     def register_hook(self, hook_fn: Any) -> Any:
-        """Register ``hook_fn(grad) -> grad or None``, called with this parameter's gradient (PYNATIVE)."""
+        """Register ``hook_fn(grad) -> grad or None``, called with this parameter's gradient (PYNATIVE).
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+
+        Raises:
+            TypeError: when ``hook_fn`` is not callable.
+        """
         if not callable(hook_fn):
             raise TypeError(f"For 'Parameter.register_hook', the 'hook_fn' must be callable, but got {hook_fn!r}.")
         self._hook_fns.append(hook_fn)
@@ -267,27 +363,46 @@ class Parameter(Tensor):
     def __format__(self, spec: str) -> str:
         return format(repr(self), spec)
 
+    def __copy__(self) -> "Parameter":
+        return self.clone()
+
     def __deepcopy__(self, memo: dict) -> "Parameter":
         return self.clone()
 
     def __reduce__(self):
-        return (_rebuild_parameter, (self.asnumpy(), self._name, self._requires_grad))
+        return (_rebuild_parameter, (self._var.numpy(), self._name, self._requires_grad,
+                                     self._layerwise_parallel, self._parallel_optimizer))
 
     @property
     def shape(self) -> tuple:
+        """The shape as a tuple of ints."""
         return tuple(self._var.shape.as_list())
 
     @property
     def dtype(self) -> mstype.Type:
+        """The MindSpore dtype."""
         return mstype.from_tf_dtype(self._var.dtype)
 
     @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._var.shape.rank
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return self._var.shape.num_elements()
+
+    @property
     def has_init(self) -> bool:
+        """Always False: the data exists."""
         return False
 
 
-def _rebuild_parameter(arr: np.ndarray, name: str, requires_grad: bool) -> Parameter:
-    return Parameter(Tensor(arr), name=name, requires_grad=requires_grad)
+def _rebuild_parameter(arr: np.ndarray, name: str, requires_grad: bool, layerwise_parallel: bool = False,
+                       parallel_optimizer: bool = True) -> Parameter:
+    return Parameter(Tensor(arr), name=name, requires_grad=requires_grad, layerwise_parallel=layerwise_parallel,
+                     parallel_optimizer=parallel_optimizer)
 
 
 class ParameterTuple(tuple):
@@ -328,9 +443,11 @@ class ParameterTuple(tuple):
             prefix: the namespace prefix.
             init: as for :meth:`Parameter.clone`.
         """
-        if not isinstance(prefix, str) or not re.match(r"^[\w\-./]+$", prefix):
-            raise ValueError(f"For 'ParameterTuple.clone', the 'prefix' must be a str of letters, digits, '_', '-', "
-                             f"'.' or '/', but got {prefix!r}.")
+        if not isinstance(prefix, str):
+            raise TypeError(f"For 'ParameterTuple.clone', the 'prefix' must be a str, but got {type(prefix).__name__}.")
+        if not _PREFIX_RE.match(prefix):
+            raise ValueError(f"The '{prefix}' is illegal, it must be match regular'^\\w+[0-9a-zA-Z\\_\\.]*$' by "
+                             "flags're.ASCII.'")
         new = []
         for x in self:
             x1 = x.clone(init)
@@ -345,7 +462,8 @@ class _BufferTensor(Tensor):
     _is_buffer = True
 
     def __init__(self, data: Tensor, persistent: bool = True) -> None:
-        self._init = None
+        self._meta = None
+        self.const_arg = False
         self.persistent = persistent
         self._var = tf.Variable(tf.stop_gradient(tf.convert_to_tensor(data._value())), trainable=False)
 

@@ -36,6 +36,8 @@ from tfspore.common import _state
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple, _BufferTensor, _is_generated
 from tfspore.common.tensor import Tensor, _as_tf, _unwrap_nest, _wrap_nest
+from tfspore.nn._hooks import (HookHandle, _BackwardHookScope, _check_hook, _is_float_tensor, _is_tensor,
+                               _run_with_values)
 
 __all__ = ["Cell", "GraphCell"]
 
@@ -61,36 +63,6 @@ def _check_non_negative_int(api: str, arg: str, value: Any) -> None:
         raise ValueError(f"For '{api}', the '{arg}' must be a non-negative int, but got {value!r}.")
 
 
-class HookHandle:
-    """A handle returned by the ``register_*hook`` methods; ``remove()`` unregisters the hook.
-
-    Args:
-        hooks: the ordered dict the hook is registered in.
-        extra: dicts keyed by the same handle id (per-hook options such as ``with_kwargs``).
-    """
-
-    _next_id = 0
-
-    def __init__(self, hooks: "OrderedDict[int, Any]", *extra: dict) -> None:
-        HookHandle._next_id += 1
-        self.handle_id = HookHandle._next_id
-        self._hooks = hooks
-        self._extra = extra
-
-    def remove(self) -> None:
-        """Unregister the hook (a second call does nothing)."""
-        self._hooks.pop(self.handle_id, None)
-        for extra in self._extra:
-            extra.pop(self.handle_id, None)
-        _state.bump()
-
-    def __enter__(self) -> "HookHandle":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.remove()
-
-
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     def __repr__(self) -> str:
         if not self.missing_keys and not self.unexpected_keys:
@@ -100,115 +72,9 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
-def _check_hook(api: str, fn: Any) -> None:
-    if not callable(fn):
-        raise TypeError(f"For '{api}', the 'hook_fn' must be a callable function, but got {fn!r} of type "
-                        f"{type(fn).__name__}.")
-
-
 def _is_param_sequence(value: Any) -> bool:
     return isinstance(value, (list, tuple)) and not isinstance(value, ParameterTuple) and len(value) > 0 and all(
         isinstance(v, Parameter) for v in value)
-
-
-def _is_tensor(value: Any) -> bool:
-    return isinstance(value, (Tensor, tf.Tensor))
-
-
-def _is_float_tensor(value: Any) -> bool:
-    return _is_tensor(value) and _unwrap_nest(value).dtype.is_floating
-
-
-def _run_with_values(fn: Callable[[Any], Any], struct: Any, template: Any) -> Any:
-    """Run ``fn(struct)`` with concrete tensor values and return its result, shaped like ``template``.
-
-    Eagerly this is a plain call. Inside a trace (GRAPH_MODE, ``jit``) the call goes through
-    ``tf.py_function``, so hooks see real values at every step, as in PyNative mode; the result
-    must then have as many leaves as ``template``, and its tensors take the template's dtypes
-    and static shapes.
-    """
-    if tf.executing_eagerly():
-        return fn(struct)
-    flat_in = tf.nest.flatten(struct)
-    in_pos = [i for i, v in enumerate(flat_in) if _is_tensor(v)]
-    flat_tmpl = tf.nest.flatten(template)
-    out_pos = [i for i, v in enumerate(flat_tmpl) if _is_tensor(v)]
-    if not out_pos:
-        return fn(struct)
-    tmpl = [tf.convert_to_tensor(_unwrap_nest(flat_tmpl[i])) for i in out_pos]
-
-    def concrete(*values: tf.Tensor) -> list:
-        rebuilt = list(flat_in)
-        for i, v in zip(in_pos, values):
-            rebuilt[i] = Tensor._from_tf(v)
-        result = tf.nest.flatten(fn(tf.nest.pack_sequence_as(struct, rebuilt)))
-        if len(result) != len(flat_tmpl):
-            raise TypeError(f"The hook return value size is {len(result)} not equal to the expected size "
-                            f"{len(flat_tmpl)}.")
-        return [_as_tf(result[i], t.dtype) for i, t in zip(out_pos, tmpl)]
-
-    outs = tf.py_function(concrete, [tf.convert_to_tensor(_unwrap_nest(flat_in[i])) for i in in_pos],
-                          [t.dtype for t in tmpl])
-    flat_out = list(flat_tmpl)
-    for i, out, t in zip(out_pos, outs, tmpl):
-        out.set_shape(t.shape)
-        flat_out[i] = Tensor._from_tf(out)
-    return tf.nest.pack_sequence_as(template, flat_out)
-
-
-def _grad_identity(xs: list, on_grad: Callable[[tuple], tuple]) -> list:
-    """Identity on ``xs`` whose backward pass returns ``on_grad(upstream gradients)``."""
-
-    @tf.custom_gradient
-    def identity(*ts: tf.Tensor) -> Any:
-        def grad(*gs: Any) -> list:
-            gs = tuple(tf.zeros_like(t) if g is None else g for g, t in zip(gs, ts))
-            return [_as_tf(g, t.dtype) for g, t in zip(on_grad(gs), ts)]
-        return [tf.identity(t) for t in ts], grad
-
-    return list(identity(*xs))
-
-
-class _BackwardHookScope:
-    """The identity ops placed around one call of a Cell that has backward hooks.
-
-    The output gradient first passes the backward pre-hooks and is kept as ``grad_output``;
-    the input gradient then passes the backward hooks with it (MindSpore's CellBackwardHook).
-    """
-
-    def __init__(self, cell: "Cell") -> None:
-        self.cell = cell
-        self.grad_output: tuple = ()
-
-    @staticmethod
-    def _wrap(struct: Any, on_grad: Callable[[tuple], tuple]) -> Any:
-        flat = tf.nest.flatten(struct)
-        pos = [i for i, v in enumerate(flat) if _is_float_tensor(v)]
-        if not pos:
-            return struct
-        outs = _grad_identity([tf.convert_to_tensor(_unwrap_nest(flat[i])) for i in pos], on_grad)
-        for i, t in zip(pos, outs):
-            flat[i] = Tensor._from_tf(t)
-        return tf.nest.pack_sequence_as(struct, flat)
-
-    def inputs(self, args: tuple) -> tuple:
-        return self._wrap(args, self._on_grad_input)
-
-    def outputs(self, output: Any) -> Any:
-        return self._wrap(output, self._on_grad_output)
-
-    def _on_grad_output(self, grads: tuple) -> tuple:
-        grads = tuple(Tensor._from_tf(g) for g in grads)
-        if self.cell._backward_pre_hook:
-            grads = _run_with_values(self.cell._run_backward_pre_hook, grads, grads)
-        self.grad_output = grads
-        return grads
-
-    def _on_grad_input(self, grads: tuple) -> tuple:
-        grads = tuple(Tensor._from_tf(g) for g in grads)
-        if not self.cell._backward_hook:
-            return grads
-        return _run_with_values(lambda s: self.cell._run_backward_hook(*s), (grads, self.grad_output), grads)
 
 
 def _input_spec(value: Any) -> Any:
@@ -1314,6 +1180,13 @@ class Cell(tf.Module):
                      if v is not None and k not in self._non_persistent_buffers_set)
         return state
 
+    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
+        """Put this cell's own state (not its descendants') into ``destination``; subclasses may override."""
+        for name, value in self._local_state().items():
+            destination[prefix + name] = value
+        if self._has_extra_state():
+            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
+
     def state_dict(self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False) -> Any:
         """Return an OrderedDict of attribute path to Parameter / persistent buffer (not checkpoint names).
 
@@ -1350,10 +1223,7 @@ class Cell(tf.Module):
             destination._metadata[prefix[:-1]] = local_metadata
         for hook in list(self._state_dict_pre_hooks.values()):
             hook(self, prefix, keep_vars)
-        for name, value in self._local_state().items():
-            destination[prefix + name] = value
-        if self._has_extra_state():
-            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, cell in self._cells.items():
             if cell is not None:
                 cell.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
@@ -1362,16 +1232,21 @@ class Cell(tf.Module):
                 raise RuntimeError("state_dict post-hook must return None")
         return destination
 
-    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict, missing_keys: list,
-                              unexpected_keys: list, error_msgs: list) -> None:
-        """Copy this cell's own entries of ``state_dict`` (keys under ``prefix``) into its state."""
+    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict, strict: bool,
+                              missing_keys: list, unexpected_keys: list, error_msgs: list) -> None:
+        """Copy this cell's own entries of ``state_dict`` (keys under ``prefix``) into its state.
+
+        :meth:`load_state_dict` always passes ``strict=True`` here, so the key lists are complete
+        (as in MindSpore); it decides afterwards whether they are errors. Subclasses may override.
+        """
         for hook in list(self._load_state_dict_pre_hooks.values()):
-            hook(self, state_dict, prefix, local_metadata, True, missing_keys, unexpected_keys, error_msgs)
+            hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
         local_state = self._local_state()
         for name, target in local_state.items():
             key = prefix + name
             if key not in state_dict:
-                missing_keys.append(key)
+                if strict:
+                    missing_keys.append(key)
                 continue
             value = state_dict[key]
             if not isinstance(value, Tensor):
@@ -1386,11 +1261,11 @@ class Cell(tf.Module):
         if type(self).set_extra_state is not Cell.set_extra_state:
             if extra_key in state_dict:
                 self.set_extra_state(state_dict[extra_key])
-            else:
+            elif strict:
                 missing_keys.append(extra_key)
-        elif extra_key in state_dict:
+        elif strict and extra_key in state_dict:
             unexpected_keys.append(extra_key)
-        for key in state_dict:
+        for key in state_dict if strict else ():
             if key.startswith(prefix) and key != extra_key:
                 head, dot, _ = key[len(prefix):].partition(".")
                 if (dot and head not in self._cells) or (not dot and head not in local_state):
@@ -1422,7 +1297,7 @@ class Cell(tf.Module):
 
         def load(cell: Cell, local: dict, prefix: str = "") -> None:
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
-            cell._load_from_state_dict(local, prefix, local_metadata, missing, unexpected, errors)
+            cell._load_from_state_dict(local, prefix, local_metadata, True, missing, unexpected, errors)
             for name, child in cell._cells.items():
                 if child is not None:
                     child_prefix = prefix + name + "."
@@ -1492,8 +1367,7 @@ class Cell(tf.Module):
                              "override construct().")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not self.__dict__.get("_is_check_and_refresh"):
-            self._self_check()
+        self._self_check()
         if _state.depth() > 0 or _context._mode() == _context.PYNATIVE_MODE:
             with _state.entered():
                 return self._run(args, kwargs)
@@ -1501,6 +1375,9 @@ class Cell(tf.Module):
         return _wrap_nest(fn(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
 
     def _self_check(self) -> None:
+        """Before the first run: check that ``Cell.__init__`` ran and make parameter names unique."""
+        if self.__dict__.get("_is_check_and_refresh"):
+            return
         if "_params" not in self.__dict__:
             raise AttributeError(f"The '{type(self).__name__}' object does not inherit attribute from 'cell'. Please "
                                  "use 'super().__init__()'.")
@@ -1661,13 +1538,13 @@ class Cell(tf.Module):
         Returns:
             The ``tf.types.experimental.ConcreteFunction`` (its ``.graph`` is the TF graph).
         """
+        self._self_check()
         fn, args, kwargs = self._graph_function(args, kwargs)
         return fn.get_concrete_function(*_unwrap_nest(args), **_unwrap_nest(kwargs))
 
     def compile_and_run(self, *args: Any, **kwargs: Any) -> Any:
         """Compile the cell (GRAPH_MODE semantics, whatever the mode) and run it on the inputs."""
-        if not self.__dict__.get("_is_check_and_refresh"):
-            self._self_check()
+        self._self_check()
         fn, args, kwargs = self._graph_function(args, kwargs)
         return _wrap_nest(fn(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
 

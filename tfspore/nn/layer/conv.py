@@ -29,6 +29,22 @@ from tfspore.nn.layer._utils import cast_to, compute_dtype, init_repr, nchw_nati
 __all__ = ["Conv2d"]
 
 
+def _dilate_filter(filt: tf.Tensor, dh: int, dw: int) -> tf.Tensor:
+    """Insert zeros into an HWIO filter so that a dilation-1 convolution equals the dilated one.
+
+    TF's CPU kernels do not differentiate convolutions with dilation > 1.
+    """
+    kh, kw = filt.shape[0], filt.shape[1]
+    if dh > 1:
+        f = tf.pad(filt[:, None], [[0, 0], [0, dh - 1], [0, 0], [0, 0], [0, 0]])
+        filt = tf.reshape(f, [kh * dh, kw, filt.shape[2], filt.shape[3]])[:(kh - 1) * dh + 1]
+    if dw > 1:
+        kh2 = filt.shape[0]
+        f = tf.pad(filt[:, :, None], [[0, 0], [0, 0], [0, dw - 1], [0, 0], [0, 0]])
+        filt = tf.reshape(f, [kh2, kw * dw, filt.shape[2], filt.shape[3]])[:, :(kw - 1) * dw + 1]
+    return filt
+
+
 class _Conv(Cell):
     """The shared constructor of the N-D convolutions: validation, weight and bias."""
 
@@ -191,8 +207,10 @@ class Conv2d(_Conv):
             if bias is not None:
                 y = tf.nn.bias_add(y, bias, data_format="NCHW")
             return _wrap(y)
+        if dh > 1 or dw > 1:
+            filt = _dilate_filter(filt, dh, dw)
         y = tf.nn.conv2d(tf.transpose(v, [0, 2, 3, 1]), filt, strides=[1, sh, sw, 1],
-                         padding=self._tf_padding("NHWC"), data_format="NHWC", dilations=[1, dh, dw, 1])
+                         padding=self._tf_padding("NHWC"), data_format="NHWC")
         if bias is not None:
             y = tf.nn.bias_add(y, bias, data_format="NHWC")
         return _wrap(tf.transpose(y, [0, 3, 1, 2]))

@@ -163,7 +163,8 @@ class MaxPool2d(_PoolNd):
             self.padding = padding
         elif padding != 0 or dilation != 1 or return_indices or ceil_mode:
             raise ValueError(f"For MaxPool2d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' can "
-                             f"not be set to non-default value when pad_mode is not 'pad', but got pad_mode:{pad_mode}.")
+                             f"not be set to non-default value when pad_mode is not 'pad', but got "
+                             f"pad_mode:{pad_mode}.")
 
     def construct(self, x: Any) -> Tensor:
         v = to_tf(x)
@@ -246,9 +247,9 @@ class AvgPool2d(_PoolNd):
             (pt, pb), (pl, pr) = self._extra_pads(t, self.ceil_mode)
             h, w = t.shape[1], t.shape[2]
             padded = tf.pad(t, [[0, 0], [pt, pb], [pl, pr], [0, 0]])
-            sums = tf.nn.avg_pool2d(padded, [kh, kw], [sh, sw], "VALID") * float(kh * kw)
+            means = tf.nn.avg_pool2d(padded, [kh, kw], [sh, sw], "VALID")
             if self.divisor_override is not None:
-                return sums / tf.cast(self.divisor_override, t.dtype)
+                return means * tf.cast(kh * kw / self.divisor_override, t.dtype)
             # the divisor counts the window inside the input (plus the explicit padding if counted)
             if self.count_include_pad:
                 ph, pw = self._pads
@@ -256,6 +257,5 @@ class AvgPool2d(_PoolNd):
                 region = tf.pad(region, [[0, 0], [0, pb - min(pb, ph)], [0, pr - min(pr, pw)], [0, 0]])
             else:
                 region = tf.pad(tf.ones([1, h, w, 1], t.dtype), [[0, 0], [pt, pb], [pl, pr], [0, 0]])
-            counts = tf.nn.avg_pool2d(region, [kh, kw], [sh, sw], "VALID") * float(kh * kw)
-            return sums / counts
+            return means / tf.nn.avg_pool2d(region, [kh, kw], [sh, sw], "VALID")
         return _wrap(self._run_nhwc(v, pool))

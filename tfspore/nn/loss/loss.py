@@ -83,9 +83,7 @@ def _pair(cell: Cell, logits: Any, labels: Any) -> tuple[tf.Tensor, tf.Tensor]:
     a, b = to_tf(logits), to_tf(labels)
     if a.dtype.is_floating or cell._mixed_precision_type is not None:
         dt = compute_dtype(cell, a)
-        a = cast_to(a, dt)
-        if b.dtype.is_floating or b.dtype != dt:
-            b = cast_to(b, dt)
+        a, b = cast_to(a, dt), cast_to(b, dt)
     return a, b
 
 
@@ -175,6 +173,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if self.reduction == "mean":
                 x = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=b, logits=a)
                 return _wrap(tf.reduce_mean(x))
-            b = tf.one_hot(b, tf.shape(a)[-1], 1.0, 0.0, dtype=tf.float32)
+            depth = a.shape[-1] if a.shape[-1] is not None else tf.shape(a)[-1]
+            b = tf.one_hot(b, depth, 1.0, 0.0, dtype=tf.float32)
         x = tf.nn.softmax_cross_entropy_with_logits(labels=cast_to(b, a.dtype), logits=a)
         return self.get_loss(x)

@@ -224,7 +224,7 @@ class Optimizer(Cell):
                 raise ValueError(f"For 'Optimizer', if 'learning_rate' is Tensor type, then the dimension of it "
                                  f"should be 0 or 1, but got {learning_rate.ndim}.")
             return Tensor(learning_rate.asnumpy(), dtype=mstype.float32)
-        if isinstance(learning_rate, Iterable):
+        if isinstance(learning_rate, Iterable) and not isinstance(learning_rate, (str, bytes)):
             return Tensor(np.array(list(learning_rate)).astype(np.float32))
         raise TypeError("For 'Optimizer', the argument 'learning_rate' must be int, float, Tensor, Iterable or "
                         f"LearningRateSchedule, but got {type(learning_rate).__name__}.")

@@ -435,15 +435,18 @@ def range(start: Any, end: Any, step: Any, maxlen: int = 1000000) -> Tensor:  # 
 
 
 def tuple_to_array(input_x: Any) -> Tensor:
-    """Convert a tuple of numbers to a Tensor (ints give int64, floats float32)."""
+    """Convert a tuple of numbers to a Tensor (ints give int32, floats float32, as MindSpore)."""
     if not isinstance(input_x, (list, tuple)):
         raise TypeError(f"For 'tuple_to_array', the 'input_x' must be a tuple, but got {type(input_x).__name__}.")
     if builtins.any(isinstance(v, (Tensor, tf.Tensor)) for v in input_x):
         ts = [tf.reshape(to_tf(v, "tuple_to_array", "input_x"), []) for v in input_x]
         fl = builtins.any(t.dtype.is_floating for t in ts)
-        dt = tf.float32 if fl else tf.int64
+        dt = tf.float32 if fl else tf.int32
         return _wrap(tf.stack([tf.cast(t, dt) for t in ts]))
-    return _wrap(tf.convert_to_tensor(_default_np(list(input_x))))
+    arr = _default_np(list(input_x))
+    if arr.dtype == np.int64:
+        arr = arr.astype(np.int32)
+    return _wrap(tf.convert_to_tensor(arr))
 
 
 def scalar_to_tensor(input_x: Any, dtype: Any = mstype.float32) -> Tensor:
@@ -830,6 +833,14 @@ def strided_slice(input_x: Any, begin: Any, end: Any, strides: Any, begin_mask: 
     b, e, s = (shape_arg("StridedSlice", n, v) for n, v in (("begin", begin), ("end", end), ("strides", strides)))
     if isinstance(s, list) and 0 in s:
         raise ValueError(f"For 'StridedSlice', the 'strides' cannot contain 0, but got {tuple(strides)}.")
+    both = begin_mask & shrink_axis_mask
+    if both and isinstance(b, list) and isinstance(s, list):
+        # a shrunk axis whose begin is masked takes the first element along the stride, as MindSpore
+        b = list(b)
+        for i in _range(len(b)):
+            if both >> i & 1:
+                b[i] = 0 if s[i] > 0 else -1
+        begin_mask &= ~both
     return _wrap(tf.strided_slice(t, b, e, s, begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
                                   new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask))
 

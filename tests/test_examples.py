@@ -1,0 +1,138 @@
+"""End-to-end runs of the example training scripts in examples/."""
+import gzip
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+LENET = REPO_ROOT / "examples" / "lenet" / "train.py"
+LOSS_LINE = re.compile(r"^epoch: (\d+) step: (\d+), loss is (\S+)$", re.M)
+ACCURACY_LINE = re.compile(r"^epoch: (\d+) accuracy: ([0-9.]+)$", re.M)
+
+
+def _run_lenet(tmp_path, *args):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    cmd = [sys.executable, str(LENET), "--ckpt_dir", str(tmp_path / "ckpt"),
+           "--summary_dir", str(tmp_path / "summary"), *args]
+    proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-5000:]}"
+    return proc.stdout
+
+
+def _load_example_module():
+    spec = importlib.util.spec_from_file_location("lenet_train_example", LENET)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _read_events(summary_dir: Path):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    from tensorboard.util import tensor_util
+
+    files = [p for p in summary_dir.iterdir() if "tfevents" in p.name]
+    assert len(files) == 1, files
+    acc = EventAccumulator(str(files[0]), size_guidance={"tensors": 0, "scalars": 0})
+    acc.Reload()
+    tags = acc.Tags()
+    values = {}
+    for tag in ("loss", "accuracy"):
+        if tag in tags["tensors"]:
+            values[tag] = [(e.step, float(tensor_util.make_ndarray(e.tensor_proto))) for e in acc.Tensors(tag)]
+        else:
+            assert tag in tags["scalars"], tags
+            values[tag] = [(e.step, e.value) for e in acc.Scalars(tag)]
+    return values
+
+
+@pytest.fixture(scope="module")
+def lenet_one_epoch(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("lenet")
+    return tmp_path, _run_lenet(tmp_path, "--epochs", "1")
+
+
+def test_lenet_prints_loss_monitor_line_and_accuracy(lenet_one_epoch):
+    _, stdout = lenet_one_epoch
+    losses = LOSS_LINE.findall(stdout)
+    assert len(losses) == 1, stdout
+    epoch, step, loss = losses[0]
+    # 1437 training digits plus 4 shifted copies, 32 per batch, remainder dropped.
+    assert (epoch, step) == ("1", "224")
+    assert 0.0 < float(loss) < 2.5
+    accuracies = ACCURACY_LINE.findall(stdout)
+    assert [a[0] for a in accuracies] == ["1"], stdout
+    assert float(accuracies[0][1]) > 0.8, stdout
+    assert re.search(r"^============== Accuracy: [0-9.]+ ==============$", stdout, re.M), stdout
+
+
+def test_lenet_checkpoint_loads_and_reproduces_accuracy(lenet_one_epoch):
+    import tfspore as ms
+
+    tmp_path, stdout = lenet_one_epoch
+    ckpt = tmp_path / "ckpt" / "lenet-1_224.ckpt"
+    assert ckpt.is_file(), sorted(p.name for p in (tmp_path / "ckpt").iterdir())
+    params = ms.load_checkpoint(str(ckpt))
+    assert list(params)[:8] == ["conv1.weight", "conv2.weight", "fc1.weight", "fc1.bias",
+                                "fc2.weight", "fc2.bias", "fc3.weight", "fc3.bias"]
+    assert tuple(params["conv1.weight"].shape) == (6, 1, 5, 5)
+    assert tuple(params["fc1.weight"].shape) == (120, 400)
+    assert {"global_step", "learning_rate", "momentum", "moments.fc3.bias"} <= set(params)
+    assert int(params["global_step"].asnumpy().reshape(-1)[0]) == 224
+
+    example = _load_example_module()
+    network = example.LeNet5(10)
+    param_not_load, ckpt_not_load = ms.load_param_into_net(network, params)
+    assert param_not_load == []
+    assert "moments.fc3.bias" in ckpt_not_load  # optimizer state, not in the bare network
+    _, (x_test, y_test) = example._load_digits(1)
+    accuracy = example.evaluate(network, x_test, y_test)
+    printed = float(ACCURACY_LINE.findall(stdout)[0][1])
+    assert accuracy == pytest.approx(printed, abs=6e-5)
+
+
+def test_lenet_summary_reads_back_with_tensorboard(lenet_one_epoch):
+    tmp_path, stdout = lenet_one_epoch
+    values = _read_events(tmp_path / "summary")
+    loss_steps = [step for step, _ in values["loss"]]
+    assert loss_steps == list(range(1, 225))
+    last_loss = float(LOSS_LINE.findall(stdout)[0][2])
+    assert values["loss"][-1][1] == pytest.approx(last_loss, rel=1e-6)
+    assert all(np.isfinite(v) for _, v in values["loss"])
+    # the loss goes down over the epoch
+    assert np.mean([v for _, v in values["loss"][-20:]]) < np.mean([v for _, v in values["loss"][:20]])
+    printed = float(ACCURACY_LINE.findall(stdout)[0][1])
+    assert [s for s, _ in values["accuracy"]] == [1]
+    assert values["accuracy"][0][1] == pytest.approx(printed, abs=6e-5)
+
+
+def _write_idx(path: Path, array: np.ndarray):
+    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(int(d).to_bytes(4, "big") for d in array.shape)
+    data = header + array.astype(np.uint8).tobytes()
+    if path.suffix == ".gz":
+        with gzip.open(path, "wb") as f:
+            f.write(data)
+    else:
+        path.write_bytes(data)
+
+
+def test_lenet_reads_mnist_idx_files(tmp_path):
+    rng = np.random.RandomState(0)
+    data_dir = tmp_path / "mnist"
+    (data_dir / "train").mkdir(parents=True)
+    # gzipped files in train/, plain ones directly in the data directory
+    _write_idx(data_dir / "train" / "train-images-idx3-ubyte.gz", rng.randint(0, 256, (70, 28, 28)))
+    _write_idx(data_dir / "train" / "train-labels-idx1-ubyte.gz", rng.randint(0, 10, (70,)))
+    _write_idx(data_dir / "t10k-images-idx3-ubyte", rng.randint(0, 256, (20, 28, 28)))
+    _write_idx(data_dir / "t10k-labels-idx1-ubyte", rng.randint(0, 10, (20,)))
+    stdout = _run_lenet(tmp_path, "--epochs", "1", "--data_dir", str(data_dir), "--mode", "pynative")
+    assert "train: 70 images, test: 20 images, 2 steps per epoch" in stdout
+    assert LOSS_LINE.findall(stdout)[0][:2] == ("1", "2")
+    assert (tmp_path / "ckpt" / "lenet-1_2.ckpt").is_file()
