@@ -43,7 +43,7 @@ def _norm_item(item: Any) -> Any:
         if item.dtype.kind not in "biu":
             raise _unsupported(item)
         return tf.constant(item)
-    if isinstance(item, list):
+    if isinstance(item, (list, tuple)):
         arr = np.array([np.asarray(v) if is_ms_tensor(v) else v for v in item])
         if arr.dtype.kind not in "biu":
             if arr.size == 0:

@@ -891,7 +891,7 @@ class TensorMethods:
     def fmod(self, other: Any) -> Any:
         """Remainder with the sign of ``self``."""
         a, b = promote(self, other)
-        return self._wrap_tf(tf.math.truncatemod(a, b))
+        return self._wrap_tf(tf.truncatemod(a, b))
 
     def maximum(self, other: Any) -> Any:
         """Element-wise maximum."""
