@@ -4,6 +4,11 @@ import os
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import pytest  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+# Two logical CPUs, so tf.distribute tests can run a real two-replica MirroredStrategy.
+tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
+                                           [tf.config.LogicalDeviceConfiguration()] * 2)
 
 import tfspore as ms  # noqa: E402
 

@@ -244,6 +244,7 @@ def test_comparisons_and_logic():
 
 # ----------------------------------------------------------------------------- indexing
 X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+NESTED = ((0, 1),)  # a tuple inside the index tuple is a sequence index, as in numpy
 
 
 @pytest.mark.parametrize("index", [
@@ -251,10 +252,10 @@ X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     ([0, 1], slice(None), [1, 2]), (-1, -1, -1), (slice(None, None, 2), slice(None, None, -1)), (0, [0, 2], slice(1, 3)),
     ([0, 1], 1), (1, Ellipsis, None, 2), (slice(1, None), None, Ellipsis), (slice(None), 1, [0, 3]), (0, slice(None), [0, 3]),
     ([0, 1], [0, 1], [0, 1]), (slice(None), slice(None), [True, False, True, False]), [True, False],
-    np.array([[0, 1], [1, 0]]), (np.array([True, False]), 1), ((0, 1),), (slice(None), slice(None), -1)])
+    np.array([[0, 1], [1, 0]]), (np.array([True, False]), 1), NESTED, (slice(None), slice(None), -1)])
 def test_getitem_matches_numpy(index):
     t = Tensor(X)
-    expected = X[[0, 1]] if isinstance(index, tuple) and index == ((0, 1),) else X[index]
+    expected = X[[0, 1]] if index is NESTED else X[index]
     got = t[index]
     assert isinstance(got, Tensor) and got.shape == expected.shape
     np.testing.assert_array_equal(_np(got), expected)

@@ -37,6 +37,25 @@ from tfspore.common._tensor_promote import binary, promote, result_dtype
 
 __all__ = ["Tensor", "tensor", "is_tensor"]
 
+
+def _exclude_from_autograph() -> None:
+    """Keep AutoGraph from converting tfspore's own code when user code under ``tf.function`` calls it.
+
+    tfspore is written to trace as it is (no data-dependent Python control flow); converting it
+    would only slow tracing down.
+    """
+    try:
+        from tensorflow.python.autograph.core import config as ag_config
+        from tensorflow.python.autograph.core.config_lib import DoNotConvert
+    except ImportError:  # pragma: no cover - TF internals moved
+        return
+    rules = tuple(ag_config.CONVERSION_RULES)
+    if not any(isinstance(r, DoNotConvert) and getattr(r, "_prefix", None) == "tfspore" for r in rules):
+        ag_config.CONVERSION_RULES = (DoNotConvert("tfspore"),) + rules
+
+
+_exclude_from_autograph()
+
 _INPUT_TYPES = "['Tensor', 'ndarray', 'list', 'tuple', 'float', 'int', 'bool', 'complex']"
 _VALID_DEVICES = (None, "CPU", "GPU", "meta")
 

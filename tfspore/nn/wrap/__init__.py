@@ -1,6 +1,7 @@
 """``tfspore.nn.wrap``: training wrappers (MindSpore's ``mindspore.nn.wrap``)."""
-from tfspore.nn.wrap import cell_wrapper
+from tfspore.nn.wrap import cell_wrapper, grad_reducer
+from tfspore.nn.wrap.grad_reducer import DistributedGradReducer
 from tfspore.nn.wrap.cell_wrapper import (ForwardValueAndGrad, TrainOneStepCell, WithEvalCell, WithGradCell,
                                           WithLossCell)
 
-__all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell"]
+__all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "DistributedGradReducer"]

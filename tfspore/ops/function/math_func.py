@@ -44,7 +44,9 @@ def _unary(op: str, fn, float_only: bool = False):
         if float_only:
             t = to_float(t)
         return _wrap(fn(t))
-    f.__name__ = op
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = (f"Element-wise ``{op}`` of ``input``{' (integer inputs become float32)' if float_only else ''}.\n\n"
+                 f"    Args:\n        input: a Tensor, number or array.\n\n    Returns:\n        Tensor: the result.\n")
     return f
 
 
@@ -130,14 +132,18 @@ isfinite = _unary("isfinite", _float_pred(tf.math.is_finite, True))
 
 
 # ---------------------------------------------------------------------------- binary
-def _binary_op(op: str, fn, float_only: bool = False, out_bool_cast: bool = False):
+def _binary_op(op: str, fn, float_only: bool = False):
     def f(input: Any, other: Any) -> Tensor:  # noqa: A002
         a, b = binary(op, input, other)
         check_broadcast(op, a, b)
         if float_only:
             a, b = to_float(a), to_float(b)
         return _wrap(fn(a, b))
-    f.__name__ = op
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = (f"Element-wise ``{op}`` of ``input`` and ``other``, broadcast, with MindSpore's type promotion.\n\n"
+                 f"    Args:\n        input: a Tensor or number.\n        other: a Tensor or number.\n\n"
+                 f"    Returns:\n        Tensor: the result.\n\n    Raises:\n"
+                 f"        ValueError: when the shapes cannot broadcast.\n")
     return f
 
 

@@ -40,8 +40,9 @@ def _act(op: str, fn, float_only: bool = True):
     def f(input: Any) -> Tensor:  # noqa: A002
         t = to_tf(input, op, "input")
         return _wrap(fn(to_float(t) if float_only else t))
-    f.__name__ = op
-    f.__doc__ = f"Element-wise ``{op}``."
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = (f"Element-wise ``{op}`` activation.\n\n    Args:\n        input: a Tensor.\n\n"
+                 f"    Returns:\n        Tensor: the activation.\n")
     return f
 
 

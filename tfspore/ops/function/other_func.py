@@ -17,7 +17,6 @@ import tensorflow as tf
 
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
-from tfspore.ops.function import _checks as V
 from tfspore.ops.function._utils import to_tf
 
 __all__ = ["depend", "stop_gradient", "assign", "assign_add", "assign_sub", "print_", "partial", "identity_",

@@ -15,7 +15,7 @@ import tensorflow as tf
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
 from tfspore.ops.function import math_func as M
-from tfspore.ops.function._utils import binary, check_broadcast, norm_axis, to_float, to_tf
+from tfspore.ops.function._utils import binary, norm_axis, to_float, to_tf
 from tfspore.ops.operations._helpers import simple_prim
 from tfspore.ops.primitive import Primitive, prim_attr_register
 

@@ -15,7 +15,6 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
-from tfspore.ops.function import array_func as A
 from tfspore.ops.function import nn_func as N
 from tfspore.ops.function._layout import nchw_supported
 from tfspore.ops.function._utils import to_float, to_tf

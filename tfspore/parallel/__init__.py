@@ -1,0 +1,1 @@
+"""``tfspore.parallel``: parallel-mode helpers used by MindSpore training wrappers."""
