@@ -165,3 +165,22 @@ def test_batch_norm_updates_running_stats():
     np.testing.assert_allclose(rv.asnumpy(), 0.9 + 0.1 * x.var((0, 2, 3), ddof=1), rtol=1e-5)
     ref = (x - m[None, :, None, None]) / np.sqrt(x.var((0, 2, 3))[None, :, None, None] + 1e-5)
     np.testing.assert_allclose(y.asnumpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+def _loss_all_layouts(x, w):
+    y = ops.conv2d(x, w, pad_mode="pad", padding=(1, 0, 2, 1), stride=2)
+    y = ops.max_pool2d(y, 2, 1) + ops.avg_pool2d(y, 2, 1)
+    y = ops.MaxPool(2, 1)(y) + ops.AvgPool(2, 1, "same")(y)[:, :, :-1, :-1]
+    y = y.sum() + ops.Conv2D(6, 3, pad_mode="pad", pad=1)(x, w).sum()
+    dy = ops.conv2d(x, w, pad_mode="pad", padding=1)
+    return y + ops.Conv2DBackpropInput(6, 3, pad_mode="pad", pad=1)(dy, w, (2, 4, 7, 7)).sum()
+
+
+def test_gradients_through_conv_and_pool(mode, monkeypatch):
+    grads = ms.grad(_loss_all_layouts, (0, 1))(Tensor(IMG), Tensor(W))
+    assert grads[0].shape == IMG.shape and grads[1].shape == W.shape
+    monkeypatch.setattr(_layout, "_CACHE", {"conv": False, "conv_transpose": False, "maxpool": False,
+                                            "avgpool": False})
+    ref = ms.grad(_loss_all_layouts, (0, 1))(Tensor(IMG), Tensor(W))
+    for a, b in zip(grads, ref):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-4, atol=1e-4)

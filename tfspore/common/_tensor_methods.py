@@ -262,7 +262,8 @@ class TensorMethods:
             correction: Any = _MISSING, keepdim: Any = _MISSING) -> Any:
         """Standard deviation over ``axis`` with ``ddof`` (alias ``correction``) degrees of freedom removed.
 
-        Integer inputs give Float32; the default ``ddof`` is 0, as in MindSpore's ``Tensor.std``.
+        The default ``ddof`` is 0, as in MindSpore's ``Tensor.std``; integer inputs give Float32
+        (computed in floating point: MindSpore 2.10 truncates the mean of integer inputs first).
         """
         axis = _pick("Tensor.std", "axis", axis, "dim", dim, None)
         ddof = _pick("Tensor.std", "ddof", ddof, "correction", correction, 0)
@@ -317,11 +318,11 @@ class TensorMethods:
         return self._wrap_tf(_vector_norm(v, 2 if ord is None else ord, int(dim), keepdim))
 
     def softmax(self, axis: int, dtype: Any = None) -> Any:
-        """Softmax along ``axis`` (required, as in MindSpore)."""
-        v = self._v()
+        """Softmax along ``axis`` (required, as in MindSpore); ``dtype`` casts the result."""
+        out = tf.nn.softmax(self._v(), axis=int(axis))
         if dtype is not None:
-            v = tf.cast(v, _tf_dt(dtype, "Tensor.softmax"))
-        return self._wrap_tf(tf.nn.softmax(v, axis=int(axis)))
+            out = tf.cast(out, _tf_dt(dtype, "Tensor.softmax"))
+        return self._wrap_tf(out)
 
     def log_softmax(self, axis: int = -1) -> Any:
         """Log-softmax along ``axis``."""
@@ -499,8 +500,12 @@ class TensorMethods:
         v = self._v()
         return self._wrap_tf(tf.linalg.matrix_transpose(v)) if v.shape.rank >= 2 else self._wrap_tf(v)
 
-    def broadcast_to(self, *shape: Any) -> Any:
+    def broadcast_to(self, *shape: Any, **kwargs: Any) -> Any:
         """Broadcast to ``shape``; ``-1`` keeps the corresponding input dimension."""
+        if "shape" in kwargs:
+            shape = (kwargs.pop("shape"),)
+        if kwargs:
+            raise TypeError(f"For 'Tensor.broadcast_to', got unexpected keyword argument(s) {sorted(kwargs)}.")
         return self._wrap_tf(_broadcast(self._v(), _shape_args(shape, "Tensor.broadcast_to")))
 
     def expand(self, *size: Any) -> Any:

@@ -137,8 +137,8 @@ def promote(a: Any, b: Any) -> tuple[tf.Tensor, tf.Tensor]:
         ta = _weak_to_tf(a, tb.dtype)
         return ta, (tb if tb.dtype == ta.dtype else tf.cast(tb, ta.dtype))
     ka, kb = _weak_kind(a), _weak_kind(b)
-    dt = _DEFAULT_OF_KIND[max(ka, kb)]
-    return tf.constant(_weak_array(a), dtype=dt), tf.constant(_weak_array(b), dtype=dt)
+    npdt = _DEFAULT_OF_KIND[max(ka, kb)].as_numpy_dtype
+    return tf.constant(np.asarray(_weak_array(a)).astype(npdt)), tf.constant(np.asarray(_weak_array(b)).astype(npdt))
 
 
 def _weak_kind(x: Any) -> int:
@@ -158,10 +158,7 @@ def _weak_array(x: Any) -> Any:
 
 def _weak_to_tf(x: Any, tensor_dtype: tf.DType) -> tf.Tensor:
     dt = weak_dtype(_weak_kind(x), tensor_dtype)
-    value = _weak_array(x)
-    if isinstance(value, np.ndarray):
-        return tf.constant(value.astype(dt.as_numpy_dtype))
-    return tf.constant(value, dtype=dt)
+    return tf.constant(np.asarray(_weak_array(x)).astype(dt.as_numpy_dtype))
 
 
 # ----------------------------------------------------------------------------- operators

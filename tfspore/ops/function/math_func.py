@@ -205,7 +205,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor: 
         return _wrap(tf.math.floordiv(a, b))
     if rounding_mode == "trunc":
         if a.dtype.is_integer:
-            return _wrap(tf.math.truncatediv(a, b))
+            return _wrap(tf.truncatediv(a, b))
         q = a / b
         return _wrap(tf.where(q < 0, tf.math.ceil(q), tf.floor(q)))
     a, b = to_float(a), to_float(b)

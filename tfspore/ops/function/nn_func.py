@@ -21,7 +21,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
-from tfspore.ops.function._layout import nchw_supported
+from tfspore.ops.function._layout import gpu_visible, nchw_supported
 from tfspore.ops.function._utils import binary, norm_axis, tf_dtype, to_float, to_tf
 
 __all__ = [
@@ -278,16 +278,16 @@ def _conv_core(op: str, x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tup
         w = tf.cast(w, x.dtype)
     filt = tf.transpose(w, [2, 3, 1, 0])
     t, b, l, r = pads
-    if pad_mode == "same":
-        padding: Any = "SAME"
-    elif pad_mode == "pad" and any(pads):
-        padding = [[0, 0], [0, 0], [t, b], [l, r]]
-    else:
-        padding = "VALID"
+    padding: Any = "SAME" if pad_mode == "same" else "VALID"
+    explicit = pad_mode == "pad" and any(pads)
     if nchw_supported("conv"):
+        if explicit and gpu_visible():
+            padding = [[0, 0], [0, 0], [t, b], [l, r]]
+        elif explicit:  # CPU kernels take explicit padding only in NHWC: pad first, then VALID
+            x = tf.pad(x, [[0, 0], [0, 0], [t, b], [l, r]])
         return tf.nn.conv2d(x, filt, [1, 1, stride[0], stride[1]], padding, data_format="NCHW",
                             dilations=[1, 1, dilation[0], dilation[1]])
-    if isinstance(padding, list):
+    if explicit:
         padding = [[0, 0], [t, b], [l, r], [0, 0]]
     y = tf.nn.conv2d(tf.transpose(x, [0, 2, 3, 1]), filt, [1, stride[0], stride[1], 1], padding,
                      dilations=[1, dilation[0], dilation[1], 1])

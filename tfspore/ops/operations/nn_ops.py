@@ -192,27 +192,25 @@ class Conv2DBackpropInput(Primitive):
     def __call__(self, dout: Any, weight: Any, input_size: Any) -> Tensor:
         dy = to_tf(dout, self.name, "dout")
         w = to_tf(weight, self.name, "weight", dy.dtype)
-        size = [int(s) for s in input_size]
+        size = [int(s) for s in (input_size.asnumpy().tolist() if isinstance(input_size, Tensor) else input_size)]
         filt = tf.transpose(w, [2, 3, 1, 0])
         st, dl = list(self.stride[2:]), list(self.dilation[2:])
-        if self.pad_mode == "same":
-            padding: Any = "SAME"
-        elif self.pad_mode == "pad" and any(self.pad):
-            t, b, l, r = self.pad
-            padding = [[0, 0], [0, 0], [t, b], [l, r]]
-        else:
-            padding = "VALID"
         if self.group != 1:
             raise ValueError(f"For '{self.name}', 'group' > 1 is not supported, but got {self.group}.")
-        if nchw_supported("conv"):
-            return _wrap(tf.nn.conv2d_transpose(dy, filt, size, [1, 1] + st, padding, data_format="NCHW",
-                                                dilations=[1, 1] + dl))
-        if isinstance(padding, list):
-            padding = [[0, 0], padding[2], padding[3], [0, 0]]
-        nhwc = [size[0], size[2], size[3], size[1]]
-        y = tf.nn.conv2d_transpose(tf.transpose(dy, [0, 2, 3, 1]), filt, nhwc, [1] + st + [1], padding,
-                                   dilations=[1] + dl + [1])
-        return _wrap(tf.transpose(y, [0, 3, 1, 2]))
+        t, b, l, r = self.pad if self.pad_mode == "pad" else (0, 0, 0, 0)
+        padding = "SAME" if self.pad_mode == "same" else "VALID"
+        # explicit padding: transpose-convolve to the padded size, then crop the padding away
+        full = [size[0], size[1], size[2] + t + b, size[3] + l + r]
+        if nchw_supported("conv_transpose"):
+            y = tf.nn.conv2d_transpose(dy, filt, full, [1, 1] + st, padding, data_format="NCHW",
+                                       dilations=[1, 1] + dl)
+        else:
+            y = tf.nn.conv2d_transpose(tf.transpose(dy, [0, 2, 3, 1]), filt, [full[0], full[2], full[3], full[1]],
+                                       [1] + st + [1], padding, dilations=[1] + dl + [1])
+            y = tf.transpose(y, [0, 3, 1, 2])
+        if t or b or l or r:
+            y = y[:, :, t:t + size[2], l:l + size[3]]
+        return _wrap(y)
 
 
 class Conv2DTranspose(Conv2DBackpropInput):
