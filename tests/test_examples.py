@@ -1,4 +1,5 @@
 """End-to-end runs of the example training scripts in examples/."""
+import functools
 import gzip
 import importlib.util
 import os
@@ -27,7 +28,9 @@ def _run_lenet(tmp_path, *args):
     return proc.stdout
 
 
+@functools.lru_cache(maxsize=None)
 def _load_example_module():
+    """examples/lenet/train.py as a module (once per process: it defines absl flags)."""
     spec = importlib.util.spec_from_file_location("lenet_train_example", LENET)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -131,6 +131,22 @@ def test_jit_on_cell_instance_and_class():
     assert ms.ms_function(lambda x: x * 3)(Tensor([1.0])).asnumpy().tolist() == [3.0]
 
 
+def test_set_inputs_with_a_placeholder_traces_once():
+    calls = []
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            calls.append(1)
+            return x.sum(axis=1) * x.shape[0]  # a dynamic dim is a scalar Tensor while tracing
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = Net()
+    net.set_inputs(Tensor(shape=[None, 3], dtype=ms.float32))
+    assert net(Tensor(np.ones((2, 3), np.float32))).asnumpy().tolist() == [6.0, 6.0]
+    assert net(Tensor(np.ones((4, 3), np.float32))).asnumpy().tolist() == [12.0] * 4
+    assert len(calls) == 1
+
+
 def test_jit_config():
     cfg = JitConfig(jit_level="O2")
     assert cfg.jit_config_dict["jit_level"] == "O2" and cfg.jit_config_dict["backend"] == "GE"

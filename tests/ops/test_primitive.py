@@ -83,6 +83,9 @@ def test_ops_namespaces():
         assert hasattr(P, name)
     assert F.depend is not None and callable(ops.print_) and ops.Print is P.Print
     assert ops.GradOperation is C.GradOperation
+    assert isinstance(ops.identity, P.identity) and repr(ops.identity) == "Prim[identity]"
+    t = Tensor(np.ones(2, np.float32))
+    assert ops.identity((t, t))[0] is t  # a tuple passes through, as MindSpore's identity
 
 
 def test_multitype_func_graph_and_hyper_map():

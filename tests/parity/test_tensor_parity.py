@@ -239,15 +239,26 @@ def _method_env(lib):
     }
 
 
-@pytest.mark.parametrize("expr", METHOD_CASES)
-def test_method_results(expr):
-    ms_out = eval(expr, {}, _method_env(ms_real))  # pylint: disable=eval-used
-    ts_out = eval(expr, {}, _method_env(ts))  # pylint: disable=eval-used
-    if isinstance(ms_out, (bool, str)):
-        assert ts_out == ms_out
-    else:  # MindSpore's CPU kernels for tanh, erf... are approximations
+def chunks(cases, size):
+    """Group parametrized cases (one test per group keeps the run short; failures name the case)."""
+    return [cases[i:i + size] for i in range(0, len(cases), size)]
+
+
+@pytest.mark.parametrize("exprs", chunks(METHOD_CASES, 20), ids=lambda c: c[0])
+def test_method_results(exprs):
+    ms_env, ts_env = _method_env(ms_real), _method_env(ts)
+    for expr in exprs:
+        ms_out = eval(expr, {}, ms_env)  # pylint: disable=eval-used
+        ts_out = eval(expr, {}, ts_env)  # pylint: disable=eval-used
+        if isinstance(ms_out, (bool, str)):
+            assert ts_out == ms_out, expr
+            continue
+        # MindSpore's CPU kernels for tanh, erf... are approximations
         rtol = 1e-3 if "float16" in expr else 2e-4 if any(f in expr for f in APPROX) else 2e-6
-        same(ms_out, ts_out, rtol=rtol)
+        try:
+            same(ms_out, ts_out, rtol=rtol)
+        except AssertionError as e:
+            raise AssertionError(f"{expr}: {e}") from None
 
 
 @pytest.mark.parametrize("expr", ["x.item()", "len(s)", "list(s)", "int(x)", "float(x)", "s.__index__()",
@@ -289,13 +300,17 @@ INDICES = [
     "[:, :, [True, False, True, False]]", "[T(np.array([[True, False, True], [False, False, True]]))]"]
 
 
-@pytest.mark.parametrize("index", INDICES)
-def test_getitem(index):
-    outs = []
-    for lib in (ms_real, ts):
-        x = lib.Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
-        outs.append(eval("x" + index, {}, {"x": x, "T": lib.Tensor, "np": np}))  # pylint: disable=eval-used
-    same(*outs)
+@pytest.mark.parametrize("indices", chunks(INDICES, 8), ids=lambda c: c[0])
+def test_getitem(indices):
+    for index in indices:
+        outs = []
+        for lib in (ms_real, ts):
+            x = lib.Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+            outs.append(eval("x" + index, {}, {"x": x, "T": lib.Tensor, "np": np}))  # pylint: disable=eval-used
+        try:
+            same(*outs)
+        except AssertionError as e:
+            raise AssertionError(f"x{index}: {e}") from None
 
 
 SETITEMS = [
@@ -306,15 +321,19 @@ SETITEMS = [
     "y[0][1] = 5", "r = y[1]; r[2] = 7"]
 
 
-@pytest.mark.parametrize("code", SETITEMS)
-def test_setitem(code):
-    outs = []
-    for lib in (ms_real, ts):
-        env = {"y": lib.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4)), "T": lib.Tensor,
-               "z": lib.Tensor(np.arange(4, dtype=np.int32))}
-        exec(code, {}, env)  # pylint: disable=exec-used
-        outs.append(env["z"] if code.startswith("z") else env["y"])
-    same(*outs)
+@pytest.mark.parametrize("codes", chunks(SETITEMS, 8), ids=lambda c: c[0])
+def test_setitem(codes):
+    for code in codes:
+        outs = []
+        for lib in (ms_real, ts):
+            env = {"y": lib.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4)), "T": lib.Tensor,
+                   "z": lib.Tensor(np.arange(4, dtype=np.int32))}
+            exec(code, {}, env)  # pylint: disable=exec-used
+            outs.append(env["z"] if code.startswith("z") else env["y"])
+        try:
+            same(*outs)
+        except AssertionError as e:
+            raise AssertionError(f"{code}: {e}") from None
 
 
 # ----------------------------------------------------------------------------- Parameter
@@ -378,6 +397,7 @@ def test_dtype_names(name):
     from mindspore.common import dtype as ms_mstype
     from tfspore.common import dtype as ts_mstype
     m, t = getattr(ms_mstype, name), getattr(ts_mstype, name)
+    assert type(t).__name__ == type(m).__name__ or name == "string"
     assert str(t) == str(m) and repr(t) == repr(m)
     assert ts_mstype.type_size_in_bytes(t) == ms_mstype.type_size_in_bytes(m)
     for fn in ("dtype_to_pytype", "dtype_to_nptype"):

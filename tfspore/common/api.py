@@ -193,8 +193,9 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
 
 def ms_function(fn: Callable | None = None, input_signature: Any = None, hash_args: Any = None,
                 jit_config: Any = None) -> Any:
-    """MindSpore 1.x name of :func:`jit`."""
-    return jit(fn) if fn is not None else jit
+    """MindSpore 1.x name of :func:`jit` (``input_signature`` is a list of ``tf.TensorSpec``)."""
+    options = {} if input_signature is None else {"input_signature": input_signature}
+    return jit(fn, **options) if fn is not None else jit(**options)
 
 
 def lazy_inline(fn: Callable | None = None, attrs: Any = None, policy: Any = None) -> Any:

@@ -23,16 +23,14 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+# MindSpore's public names (``from mindspore.common.dtype import *`` gives the same set, minus float8 types)
 __all__ = [
-    "Type", "TensorType", "Number", "Int", "UInt", "Float", "BFloat", "Bool", "Complex", "String", "List", "Tuple",
-    "TypeNone", "QuantDtype",
+    "Type", "QuantDtype", "TensorType", "Int",
     "bool_", "int8", "byte", "int16", "short", "int32", "intc", "int64", "long", "intp", "uint8", "ubyte", "uint16",
     "ushort", "uint32", "uintc", "uint64", "uintp", "float16", "half", "float32", "single", "float64", "double",
     "bfloat16", "complex64", "cfloat", "complex128", "cdouble", "number", "int_", "uint", "float_", "string",
-    "list_", "tuple_", "type_none", "tensor_type", "function", "type_type",
-    "number_type", "int_type", "uint_type", "float_type", "signed_type", "complex_type", "all_types",
-    "pytype_to_dtype", "get_py_obj_dtype", "dtype_to_nptype", "dtype_to_pytype", "type_size_in_bytes",
-    "as_ms_dtype", "as_tf_dtype", "from_tf_dtype", "from_np_dtype", "is_float",
+    "list_", "tuple_", "type_none", "tensor_type",
+    "pytype_to_dtype", "get_py_obj_dtype", "dtype_to_nptype", "dtype_to_pytype",
 ]
 
 

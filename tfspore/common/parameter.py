@@ -18,7 +18,6 @@ Example:
 from __future__ import annotations
 
 import itertools
-import numbers
 import re
 from typing import Any, Iterable
 

@@ -260,7 +260,7 @@ class Tensor(TensorMethods):
     Example:
         >>> Tensor([1.0, 2.0]).dtype
         mindspore.float32
-        >>> Tensor(shape=[None, 3], dtype=float32).shape
+        >>> Tensor(shape=[None, 3], dtype=mstype.float32).shape
         (-1, 3)
     """
 

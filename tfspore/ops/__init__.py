@@ -13,8 +13,8 @@ from tfspore.ops.primitive import (Primitive, PrimitiveWithCheck, PrimitiveWithI
                                    prim_arg_register, constexpr, _primexpr)
 from tfspore.ops.composite import (MultitypeFuncGraph, HyperMap, Map, add_flags, clip_by_value,  # noqa: F401
                                    clip_by_global_norm)
-from tfspore.ops.functional import *  # noqa: F401,F403
 from tfspore.ops.operations import *  # noqa: F401,F403
+from tfspore.ops.functional import *  # noqa: F401,F403  (after the classes: ``ops.identity`` is an instance)
 
 composite = composite  # ``ops.composite`` is the C module
 C = composite

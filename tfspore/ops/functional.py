@@ -16,6 +16,7 @@ from tfspore.ops.function import __all__ as _function_all
 from tfspore.ops.function.other_func import (hastype, isconstant, make_tuple, partial, scalar_cast,  # noqa: F401
                                              scalar_to_array, shape_mul, tuple_len, typeof)
 from tfspore.ops.function.math_func import sqrt, square  # noqa: F401
+from tfspore.ops.function.array_func import cast as _cast
 from tfspore.ops.composite.base import HyperMap as _HyperMap, Map as _Map
 from tfspore.ops.operations import array_ops as _array_ops, math_ops as _math_ops, other_ops as _other_ops
 
@@ -54,7 +55,7 @@ is_ = lambda x, y: x is y  # noqa: E731
 is_not = lambda x, y: x is not y  # noqa: E731
 in_dict = lambda key, d: key in d  # noqa: E731
 not_in_dict = lambda key, d: key not in d  # noqa: E731
-mixed_precision_cast = lambda dst_type, x: cast(x, dst_type) if hasattr(x, "dtype") and x.dtype.is_floating_point else x  # noqa: E501,E731,F405
+mixed_precision_cast = lambda dst_type, x: _cast(x, dst_type) if hasattr(x, "dtype") and x.dtype.is_floating_point else x  # noqa: E501,E731
 
 __all__ = sorted(set(_function_all) | {
     "dtype", "depend", "identity", "tensor_add", "tensor_sub", "tensor_mul", "tensor_div", "tensor_pow", "tensor_mod",

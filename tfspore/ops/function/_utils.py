@@ -145,3 +145,37 @@ def check_broadcast(op: str, a: tf.Tensor, b: tf.Tensor) -> None:
 def ms_dtype_of(t: tf.Tensor) -> mstype.Type:
     """The MindSpore dtype of a TF tensor."""
     return mstype.from_tf_dtype(t.dtype)
+
+
+def pair(op: str, arg: str, v: Any, allow4: bool = True) -> tuple[int, int]:
+    """An int or a tuple of 2 (or 4, NCHW-style) ints as a pair ``(h, w)``."""
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return int(v), int(v)
+    vals = V.check_int_tuple(op, arg, v)
+    if len(vals) == 2:
+        return vals
+    if len(vals) == 4 and allow4:
+        return vals[2], vals[3]
+    raise ValueError(f"For '{op}', the '{arg}' must be an int or a tuple of 2{' or 4' if allow4 else ''} ints, but "
+                     f"got {v!r}.")
+
+
+def positive_pair(op: str, arg: str, v: Any, allow4: bool = True) -> tuple[int, int]:
+    """Like :func:`pair`, requiring positive values."""
+    p = pair(op, arg, v, allow4)
+    if p[0] <= 0 or p[1] <= 0:
+        raise ValueError(f"For '{op}', the '{arg}' must be positive, but got {v!r}.")
+    return p
+
+
+def pads4(op: str, pad: Any) -> tuple[int, int, int, int]:
+    """An int or a 4-tuple ``(top, bottom, left, right)`` of non-negative paddings."""
+    if isinstance(pad, numbers.Integral) and not isinstance(pad, bool):
+        vals = (int(pad),) * 4
+    else:
+        vals = V.check_int_tuple(op, "pad", pad)
+        if len(vals) != 4:
+            raise ValueError(f"For '{op}', the 'pad' must be an int or a tuple of 4 ints, but got {pad!r}.")
+    if min(vals) < 0:
+        raise ValueError(f"For '{op}', the 'pad' must be non-negative, but got {pad!r}.")
+    return vals

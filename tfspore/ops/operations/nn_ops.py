@@ -17,7 +17,8 @@ from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
 from tfspore.ops.function import nn_func as N
 from tfspore.ops.function._layout import nchw_supported
-from tfspore.ops.function._utils import to_float, to_tf
+from tfspore.ops.function import _loss as LS, _pool as PL
+from tfspore.ops.function._utils import pads4, positive_pair, to_float, to_tf
 from tfspore.ops.operations._helpers import simple_prim
 from tfspore.ops.operations.array_ops import OneHot, TopK  # noqa: F401  (MindSpore lists them in nn_ops too)
 from tfspore.ops.primitive import Primitive, prim_attr_register
@@ -102,7 +103,7 @@ class LogSoftmax(Primitive):
 
 # ---------------------------------------------------------------------------- convolution
 def _stride_pair(op: str, arg: str, v: Any) -> tuple[int, int]:
-    return N._positive_pair(op, arg, v, True)
+    return positive_pair(op, arg, v, True)
 
 
 class Conv2D(Primitive):
@@ -127,9 +128,9 @@ class Conv2D(Primitive):
     def __init__(self, out_channel: int, kernel_size: Any, mode: int = 1, pad_mode: str = "valid", pad: Any = 0,
                  stride: Any = 1, dilation: Any = 1, group: int = 1, data_format: str = "NCHW") -> None:
         V.check_positive_int("Conv2D", "out_channel", out_channel)
-        ks = N._positive_pair("Conv2D", "kernel_size", kernel_size, False)
+        ks = positive_pair("Conv2D", "kernel_size", kernel_size, False)
         pm = V.check_string("Conv2D", "pad_mode", pad_mode, ("valid", "same", "pad"), lower=True)
-        pads = N._pads4("Conv2D", pad)
+        pads = pads4("Conv2D", pad)
         if pm != "pad" and any(pads):
             raise ValueError(f"For 'Conv2D', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
                              f"{pads} and 'pad_mode': {pad_mode}.")
@@ -185,7 +186,7 @@ class Conv2DBackpropInput(Primitive):
                  data_format: str = "NCHW") -> None:
         self.add_prim_attr("pad_mode", V.check_string(self.name, "pad_mode", pad_mode, ("valid", "same", "pad"),
                                                       lower=True))
-        self.add_prim_attr("pad", N._pads4(self.name, pad))
+        self.add_prim_attr("pad", pads4(self.name, pad))
         self.add_prim_attr("stride", (1, 1) + _stride_pair(self.name, "stride", stride))
         self.add_prim_attr("dilation", (1, 1) + _stride_pair(self.name, "dilation", dilation))
 
@@ -224,8 +225,8 @@ class _Pool(Primitive):
     @prim_attr_register
     def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "valid",
                  data_format: str = "NCHW") -> None:
-        ks = N._positive_pair(self.name, "kernel_size", kernel_size, True)
-        st = N._positive_pair(self.name, "strides", strides, True)
+        ks = positive_pair(self.name, "kernel_size", kernel_size, True)
+        st = positive_pair(self.name, "strides", strides, True)
         pm = V.check_string(self.name, "pad_mode", pad_mode, ("valid", "same"), lower=True)
         V.check_string(self.name, "data_format", data_format, ("NCHW", "NHWC"))
         self.add_prim_attr("kernel_size", (1, 1) + ks)
@@ -243,7 +244,7 @@ class _Pool(Primitive):
         if self.data_format == "NHWC":
             fn = tf.nn.max_pool2d if self._kind == "max" else tf.nn.avg_pool2d
             return _wrap(fn(t, list(ks), list(st), self.pad_mode))
-        return _wrap(N._pool_nchw(self._kind, t, ks, st, self.pad_mode))
+        return _wrap(PL._pool_nchw(self._kind, t, ks, st, self.pad_mode))
 
 
 class MaxPool(_Pool):
@@ -508,7 +509,7 @@ class NLLLoss(Primitive):
         x = to_tf(logits, "NLLLoss", "logits")
         t = tf.cast(to_tf(labels, "NLLLoss", "labels"), tf.int32)
         w = to_tf(weight, "NLLLoss", "weight", x.dtype)
-        loss = N._nll_core(x, t, w, self.ignore_index, self.reduction, 0.0)
+        loss = LS._nll_core(x, t, w, self.ignore_index, self.reduction, 0.0)
         wt = tf.where(tf.equal(t, self.ignore_index), tf.zeros([], x.dtype),
                       tf.gather(w, tf.where(tf.equal(t, self.ignore_index), 0, t)))
         return _wrap(loss), _wrap(tf.reduce_sum(wt))
