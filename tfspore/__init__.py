@@ -25,3 +25,8 @@ from tfspore import common, nn, ops  # noqa: E402
 from tfspore.ops.composite import grad, value_and_grad, vjp, jvp  # noqa: E402
 from tfspore.compat import alias_mindspore, unalias_mindspore  # noqa: E402
 from tfspore.train.serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: E402,F401
+from tfspore.train.model import Model  # noqa: E402,F401
+from tfspore.train.dataset_helper import DatasetHelper, connect_network_with_dataset  # noqa: E402,F401
+from tfspore.train.callback import (Callback, LossMonitor, TimeMonitor, ModelCheckpoint, CheckpointConfig,  # noqa: E402,F401
+                                    RunContext, LearningRateScheduler, History, LambdaCallback, ReduceLROnPlateau,
+                                    EarlyStopping, OnRequestExit, BackupAndRestore)

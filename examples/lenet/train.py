@@ -4,7 +4,11 @@ The network, loss, optimizer and training wrappers are MindSpore's (``nn.Conv2d`
 ``nn.SoftmaxCrossEntropyWithLogits``, ``nn.Momentum``, ``nn.WithLossCell``,
 ``nn.TrainOneStepCell``), run on TensorFlow through tfspore. By default the data are
 scikit-learn's bundled 8x8 handwritten digits, upsampled to 1x32x32 like the MNIST
-pipeline of the model zoo; ``--data_dir`` reads MNIST idx files instead.
+pipeline of the model zoo; ``--data_dir`` reads MNIST idx files instead. The training data flow
+through ``tfspore.dataset`` (``NumpySlicesDataset`` shuffled and batched with
+``drop_remainder=True``, as the model zoo's ``create_dataset``), which runs on ``tf.data``; a
+directory laid out as ``MnistDataset`` expects it (plain idx files directly in it) is read with
+``MnistDataset`` and the model zoo's transforms.
 
 Per epoch it prints a LossMonitor-style line (``epoch: 1 step: 44, loss is 0.51...``) and the
 test accuracy, writes TensorBoard scalars (``loss`` per step, ``accuracy`` per epoch) to
@@ -22,6 +26,7 @@ import numpy as np
 import tensorflow as tf
 
 import tfspore as ms
+import tfspore.dataset as ds
 from tfspore import nn, ops
 
 FLAGS = flags.FLAGS
@@ -154,6 +159,44 @@ def _load_mnist(data_dir):
     return splits[0], splits[1]
 
 
+_MNIST_FILES = ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+                "t10k-labels-idx1-ubyte")
+
+
+def _mnist_dataset_layout(data_dir):
+    """Whether `data_dir` holds the plain idx files directly, as ``ds.MnistDataset`` reads them."""
+    return hasattr(ds, "MnistDataset") and all(os.path.isfile(os.path.join(data_dir, f)) for f in _MNIST_FILES)
+
+
+def create_mnist_dataset(data_dir, usage, batch_size, shuffle):
+    """The model zoo's ``create_dataset`` on ``ds.MnistDataset``: 1x32x32 float32 images, int32 labels."""
+    from tfspore.dataset import transforms, vision  # pylint: disable=import-outside-toplevel
+
+    data = ds.MnistDataset(data_dir, usage=usage, shuffle=shuffle)
+    data = data.map(transforms.TypeCast(ms.int32), input_columns="label")
+    data = data.map([vision.Resize((32, 32), interpolation=vision.Inter.LINEAR), vision.Rescale(1.0 / 255.0, 0.0),
+                     vision.Rescale(1 / _STD, -_MEAN / _STD), vision.HWC2CHW()], input_columns="image")
+    return data.batch(batch_size, drop_remainder=shuffle)
+
+
+def create_numpy_dataset(images, labels, batch_size, shuffle):
+    """In-memory arrays as a shuffled, batched ``NumpySlicesDataset`` (remainder dropped when training)."""
+    data = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=shuffle)
+    return data.batch(batch_size, drop_remainder=shuffle)
+
+
+def evaluate_dataset(network, dataset):
+    """Top-1 accuracy of ``network`` over a dataset of (image, label) batches, in inference mode."""
+    network.set_train(False)
+    correct = total = 0
+    for image, label in dataset.create_tuple_iterator(num_epochs=1):
+        logits = network(image)
+        correct += int((logits.asnumpy().argmax(axis=1) == label.asnumpy()).sum())
+        total += label.shape[0]
+    network.set_train(True)
+    return correct / total
+
+
 def evaluate(network, images, labels, batch_size=1024):
     """Top-1 accuracy of ``network`` on numpy arrays, in inference mode."""
     network.set_train(False)
@@ -170,17 +213,25 @@ def main(argv):
     if not hasattr(ms, "save_checkpoint"):
         raise SystemExit("tfspore.save_checkpoint is missing: this tfspore cannot write .ckpt files.")
     ms.set_context(mode=ms.GRAPH_MODE if FLAGS.mode == "graph" else ms.PYNATIVE_MODE)
-    ms.set_seed(FLAGS.seed)
-    rng = np.random.RandomState(FLAGS.seed)
+    ms.set_seed(FLAGS.seed)  # also seeds the dataset shuffles
 
-    if FLAGS.data_dir:
-        (x_train, y_train), (x_test, y_test) = _load_mnist(FLAGS.data_dir)
+    if FLAGS.data_dir and _mnist_dataset_layout(FLAGS.data_dir):
+        train_ds = create_mnist_dataset(FLAGS.data_dir, "train", FLAGS.batch_size, shuffle=True)
+        test_ds = create_mnist_dataset(FLAGS.data_dir, "test", 1024, shuffle=False)
+        n_train = ds.MnistDataset(FLAGS.data_dir, usage="train").get_dataset_size()
+        n_test = ds.MnistDataset(FLAGS.data_dir, usage="test").get_dataset_size()
     else:
-        (x_train, y_train), (x_test, y_test) = _load_digits(FLAGS.seed)
-    steps = len(x_train) // FLAGS.batch_size  # drop_remainder=True, as the model zoo's dataset
+        if FLAGS.data_dir:
+            (x_train, y_train), (x_test, y_test) = _load_mnist(FLAGS.data_dir)
+        else:
+            (x_train, y_train), (x_test, y_test) = _load_digits(FLAGS.seed)
+        train_ds = create_numpy_dataset(x_train, y_train, FLAGS.batch_size, shuffle=True)
+        test_ds = create_numpy_dataset(x_test, y_test, 1024, shuffle=False)
+        n_train, n_test = len(x_train), len(x_test)
+    steps = train_ds.get_dataset_size()  # drop_remainder=True, as the model zoo's dataset
     if steps == 0:
-        raise SystemExit(f"--batch_size {FLAGS.batch_size} is larger than the {len(x_train)} training images.")
-    print(f"train: {len(x_train)} images, test: {len(x_test)} images, {steps} steps per epoch", flush=True)
+        raise SystemExit(f"--batch_size {FLAGS.batch_size} is larger than the {n_train} training images.")
+    print(f"train: {n_train} images, test: {n_test} images, {steps} steps per epoch", flush=True)
 
     network = LeNet5(10)
     net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
@@ -193,18 +244,17 @@ def main(argv):
     print("============== Starting Training ==============", flush=True)
     global_step = 0
     start = time.time()
+    batches = train_ds.create_tuple_iterator(num_epochs=FLAGS.epochs)
     for epoch in range(1, FLAGS.epochs + 1):
-        order = rng.permutation(len(x_train))
-        for step in range(steps):
-            index = order[step * FLAGS.batch_size:(step + 1) * FLAGS.batch_size]
-            loss = train_net(ms.Tensor(x_train[index]), ms.Tensor(y_train[index]))
+        for image, label in batches:  # one pass (epoch) of the iterator, freshly shuffled
+            loss = train_net(image, label)
             loss_value = float(loss.asnumpy())
             global_step += 1
             with writer.as_default():
                 tf.summary.scalar("loss", loss_value, step=global_step)
         print(f"epoch: {epoch} step: {steps}, loss is {loss_value}", flush=True)
 
-        accuracy = evaluate(network, x_test, y_test)
+        accuracy = evaluate_dataset(network, test_ds)
         with writer.as_default():
             tf.summary.scalar("accuracy", accuracy, step=epoch)
         writer.flush()

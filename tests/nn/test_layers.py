@@ -10,7 +10,7 @@ import tensorflow as tf
 import tfspore as ms
 from tfspore import Parameter, Tensor, nn
 from tfspore.common.initializer import HeUniform
-from tfspore.nn.layer import _utils
+from tfspore.ops.function import _layout
 
 
 def _addr(text):
@@ -141,13 +141,16 @@ class TestConv2d:
         want = np.concatenate([_np_conv_nchw(x[:, :2], w[:3]), _np_conv_nchw(x[:, 2:], w[3:])], axis=1)
         np.testing.assert_allclose(c(Tensor(x)).asnumpy(), want, rtol=1e-4, atol=1e-5)
 
-    def test_native_nchw_path(self, monkeypatch):
+    @pytest.mark.parametrize("nchw", [True, False], ids=["nchw", "nhwc"])
+    def test_layout_paths_agree(self, monkeypatch, nchw):
         rng = np.random.default_rng(3)
         cells = [nn.Conv2d(2, 3, 3, has_bias=True, stride=2), nn.Conv2d(2, 3, 3, pad_mode="pad", padding=(1, 0, 0, 1)),
+                 nn.Conv2d(2, 4, 3, group=2, dilation=2), nn.Conv2dTranspose(2, 3, 3, stride=2, dilation=2),
                  nn.MaxPool2d(3, 2, pad_mode="same"), nn.AvgPool2d(2, 2)]
         x = Tensor(rng.standard_normal((2, 2, 8, 8)).astype(np.float32))
         want = [c(x).asnumpy() for c in cells]
-        monkeypatch.setattr(_utils, "_NCHW_NATIVE", [True])
+        monkeypatch.setattr(_layout, "_CACHE", {"gpu": False, "conv": nchw, "conv_transpose": nchw,
+                                                "maxpool": nchw, "avgpool": nchw})
         for cell, expected in zip(cells, want):
             try:
                 got = cell(x).asnumpy()

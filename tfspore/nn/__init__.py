@@ -7,7 +7,16 @@ from tfspore.nn.loss import *  # noqa: F401,F403
 from tfspore.nn.loss import __all__ as _loss_all
 from tfspore.nn.optim import *  # noqa: F401,F403
 from tfspore.nn.optim import __all__ as _optim_all
+from tfspore.nn import dynamic_lr, learning_rate_schedule  # noqa: E402
+from tfspore.nn.learning_rate_schedule import *  # noqa: F401,F403
+from tfspore.nn.learning_rate_schedule import LearningRateSchedule  # noqa: F401
+from tfspore.nn.dynamic_lr import *  # noqa: F401,F403
 from tfspore.nn.wrap import *  # noqa: F401,F403
 from tfspore.nn.wrap import __all__ as _wrap_all
+from tfspore.nn import metrics  # noqa: E402
+from tfspore.nn.metrics import *  # noqa: F401,F403
+from tfspore.nn.metrics import __all__ as _metrics_all
 
 __all__ = ["Cell", "GraphCell", "Buffer"] + list(_layer_all) + list(_loss_all) + list(_optim_all) + list(_wrap_all)
+__all__ += list(_metrics_all)
+__all__ += list(learning_rate_schedule.__all__) + list(dynamic_lr.__all__)

@@ -8,3 +8,18 @@ from tfspore.train.serialization import (save_checkpoint, load_checkpoint, load_
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_checkpoint_async", "load_param_into_net",
            "async_ckpt_thread_status"]
+
+from tfspore.train import metrics  # noqa: E402
+from tfspore.train.metrics import *  # noqa: E402,F401,F403
+from tfspore.train.metrics import __all__ as _metrics_all  # noqa: E402
+
+__all__ += list(_metrics_all)
+
+from tfspore.train import callback  # noqa: E402
+from tfspore.train.callback import *  # noqa: E402,F401,F403
+from tfspore.train.callback import __all__ as _callback_all  # noqa: E402
+from tfspore.train import dataset_helper, model  # noqa: E402
+from tfspore.train.dataset_helper import DatasetHelper, connect_network_with_dataset  # noqa: E402
+from tfspore.train.model import Model  # noqa: E402
+
+__all__ += list(_callback_all) + ["Model", "DatasetHelper", "connect_network_with_dataset"]

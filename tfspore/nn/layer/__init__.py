@@ -4,6 +4,9 @@ from tfspore.nn.layer.activation import *  # noqa: F401,F403
 from tfspore.nn.layer.basic import *  # noqa: F401,F403
 from tfspore.nn.layer.container import *  # noqa: F401,F403
 from tfspore.nn.layer.conv import *  # noqa: F401,F403
+from tfspore.nn.layer import embedding, image
+from tfspore.nn.layer.embedding import *  # noqa: F401,F403
+from tfspore.nn.layer.image import *  # noqa: F401,F403
 from tfspore.nn.layer.math import *  # noqa: F401,F403
 from tfspore.nn.layer.normalization import *  # noqa: F401,F403
 from tfspore.nn.layer.pooling import *  # noqa: F401,F403
@@ -13,6 +16,15 @@ __all__.extend(activation.__all__)
 __all__.extend(basic.__all__)
 __all__.extend(container.__all__)
 __all__.extend(conv.__all__)
+__all__.extend(embedding.__all__)
+__all__.extend(image.__all__)
 __all__.extend(math.__all__)
 __all__.extend(normalization.__all__)
 __all__.extend(pooling.__all__)
+from tfspore.nn.layer import rnn_cells, rnns, transformer  # noqa: E402
+from tfspore.nn.layer.rnn_cells import *  # noqa: F401,F403,E402
+from tfspore.nn.layer.rnns import *  # noqa: F401,F403,E402
+from tfspore.nn.layer.transformer import *  # noqa: F401,F403,E402
+__all__.extend(rnn_cells.__all__)
+__all__.extend(rnns.__all__)
+__all__.extend(transformer.__all__)

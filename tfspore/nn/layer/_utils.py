@@ -8,8 +8,6 @@ import tensorflow as tf
 from tfspore.common.initializer import Initializer
 from tfspore.common.tensor import Tensor, _unwrap_nest
 
-_NCHW_NATIVE: list = []
-
 
 def to_tf(x: Any) -> tf.Tensor:
     """Return the ``tf.Tensor`` behind ``x`` (Tensor, Parameter, tf value, numpy array or number)."""
@@ -35,17 +33,6 @@ def read_param(param: Any, dtype: tf.DType | None = None) -> tf.Tensor:
     """Read a Parameter's value (recorded by tapes that watch its variable), cast to ``dtype``."""
     v = tf.convert_to_tensor(param)
     return v if dtype is None or v.dtype == dtype else tf.cast(v, dtype)
-
-
-def nchw_native() -> bool:
-    """Whether TensorFlow runs NCHW convolutions and pools natively (a GPU is visible).
-
-    TF's CPU kernels for Conv2D, MaxPool (and its gradient) and AvgPool need NHWC, so on CPU the
-    layers transpose around the op.
-    """
-    if not _NCHW_NATIVE:
-        _NCHW_NATIVE.append(bool(tf.config.list_physical_devices("GPU")))
-    return _NCHW_NATIVE[0]
 
 
 def init_repr(init: Any) -> str:

@@ -1,4 +1,5 @@
-"""Basic layers: ``Dense``, ``Flatten``, ``Dropout``, ``Identity``.
+"""Basic layers: ``Dense``, ``Flatten``, ``Unflatten``, ``Dropout`` (and its 1-D/2-D/3-D channel forms),
+``Identity``, ``Pad``, ``Upsample``.
 
 Example:
     >>> from tfspore import nn
@@ -22,8 +23,10 @@ from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import get_activation
+from tfspore.ops.function import _pool
 
-__all__ = ["Dense", "Flatten", "Dropout", "Identity"]
+__all__ = ["Dense", "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Identity", "Pad",
+           "Upsample"]
 
 _logger = logging.getLogger("tfspore")
 _WARNED: set = set()
@@ -262,3 +265,224 @@ class Identity(Cell):
     def construct(self, input: Any) -> Any:  # noqa: A002 (MindSpore's argument name)
         return input
 
+
+
+class Unflatten(Cell):
+    """Unflatten dimension ``axis`` into ``unflattened_size``.
+
+    Args:
+        axis: the dimension to unflatten.
+        unflattened_size: the new shape of that dimension (a tuple or list of ints).
+
+    Raises:
+        TypeError: when ``axis`` is not an int or ``unflattened_size`` not a tuple or list.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore import Tensor
+        >>> Unflatten(1, (2, 3))(Tensor(np.ones((4, 6), np.float32))).shape
+        (4, 2, 3)
+    """
+
+    def __init__(self, axis: int, unflattened_size: tuple | list) -> None:
+        super().__init__()
+        validator.check_int(axis, "axis", "Unflatten")
+        validator.check_value_type(unflattened_size, [list, tuple], "unflattened_size", "Unflatten")
+        self.axis = axis
+        self.unflattened_size = tuple(unflattened_size)
+
+    def construct(self, input_x: Any) -> Tensor:
+        v = to_tf(input_x)
+        dims = [d if d is not None else -1 for d in v.shape.as_list()]
+        axis = self.axis % len(dims)
+        new_shape = dims[:axis] + list(self.unflattened_size) + dims[axis + 1:]
+        if sum(d == -1 for d in new_shape) > 1:
+            dyn = tf.unstack(tf.shape(v))
+            new_shape = dyn[:axis] + list(self.unflattened_size) + dyn[axis + 1:]
+        return _wrap(tf.reshape(v, new_shape))
+
+
+class _ChannelDropout(Cell):
+    """Zero whole channels (dimension 1, or 0 of an unbatched input) with probability ``p``."""
+
+    _ranks: tuple = ()
+
+    def __init__(self, p: float = 0.5) -> None:
+        super().__init__()
+        validator.check_value_type(p, [float], "p", self.cls_name)
+        if p < 0 or p > 1:
+            raise ValueError(f"For '{self.cls_name}', the 'p' must be a number in range [0, 1], but got {p}.")
+        self.p = p
+        self.keep_prob = 1.0 - p
+        self._seed = _seed._get_op_seed()[0]
+
+    def construct(self, x: Any) -> Any:
+        if not self.training or self.p == 0:
+            return x
+        v = to_tf(x)
+        rank = v.shape.rank
+        if rank not in self._ranks:
+            dims = " or ".join(str(r) for r in self._ranks)
+            raise ValueError(f"For '{self.cls_name}', the input must be {dims}-D, but got rank {rank}.")
+        if self.p == 1:
+            return _wrap(tf.zeros_like(v))
+        lead = 2 if rank == self._ranks[-1] else 1
+        noise = tf.concat([tf.shape(v)[:lead], tf.ones([rank - lead], tf.int32)], 0)
+        keep = tf.cast(tf.random.uniform(noise, seed=self._seed) < self.keep_prob, v.dtype)
+        return _wrap(v * keep / tf.cast(self.keep_prob, v.dtype))
+
+    def extend_repr(self) -> str:
+        return f"p={self.p}"
+
+
+class Dropout1d(_ChannelDropout):
+    """During training, zero whole channels of a ``(N, C, L)`` or ``(C, L)`` input with probability ``p``,
+    scaling the rest by ``1 / (1 - p)``.
+
+    Args:
+        p: the probability of zeroing a channel, a float in [0, 1].
+
+    Raises:
+        TypeError: when ``p`` is not a float.
+        ValueError: when ``p`` is outside [0, 1].
+
+    Example:
+        >>> Dropout1d(0.3)
+        Dropout1d()
+    """
+
+    _ranks = (2, 3)
+
+    def extend_repr(self) -> str:
+        return ""
+
+
+class Dropout2d(_ChannelDropout):
+    """During training, zero whole channels of a ``(N, C, H, W)`` input with probability ``p``,
+    scaling the rest by ``1 / (1 - p)``.
+
+    Args:
+        p: the probability of zeroing a channel, a float in [0, 1].
+
+    Raises:
+        TypeError: when ``p`` is not a float.
+        ValueError: when ``p`` is outside [0, 1].
+
+    Example:
+        >>> Dropout2d(0.3)
+        Dropout2d(p=0.3)
+    """
+
+    _ranks = (4,)
+
+
+class Dropout3d(_ChannelDropout):
+    """During training, zero whole channels of a ``(N, C, D, H, W)`` input with probability ``p``,
+    scaling the rest by ``1 / (1 - p)``.
+
+    Args:
+        p: the probability of zeroing a channel, a float in [0, 1].
+
+    Raises:
+        TypeError: when ``p`` is not a float.
+        ValueError: when ``p`` is outside [0, 1].
+
+    Example:
+        >>> Dropout3d(0.3)
+        Dropout3d(p=0.3)
+    """
+
+    _ranks = (5,)
+
+
+_PAD_MODES = {"CONSTANT": "CONSTANT", "REFLECT": "REFLECT", "SYMMETRIC": "SYMMETRIC"}
+
+
+class Pad(Cell):
+    """Pad every dimension of the input by ``paddings[d] = (before, after)``.
+
+    Args:
+        paddings: a tuple of ``(before, after)`` pairs, one per input dimension (at most 4).
+        mode: ``'CONSTANT'`` (zeros), ``'REFLECT'`` (mirror without the edge) or ``'SYMMETRIC'``
+            (mirror with the edge).
+
+    Inputs:
+        x: a Tensor whose rank equals ``len(paddings)``.
+
+    Raises:
+        TypeError: when ``paddings`` is not a tuple.
+        ValueError: for a bad ``mode``, a pair not of length 2 or more than 4 pairs; at call time,
+            for an input of another rank.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore import Tensor
+        >>> Pad(((1, 1), (2, 2)))(Tensor(np.ones((2, 3), np.float32))).shape
+        (4, 7)
+    """
+
+    def __init__(self, paddings: tuple, mode: str = "CONSTANT") -> None:
+        super().__init__()
+        self.mode = mode
+        self.paddings = paddings
+        validator.check_string(mode, list(_PAD_MODES), "mode", self.cls_name)
+        if not isinstance(paddings, tuple):
+            raise TypeError(f"For '{self.cls_name}', the type of 'paddings' must be tuple, but got "
+                            f"{type(paddings).__name__}: {paddings!r}.")
+        for item in paddings:
+            if len(item) != 2:
+                raise ValueError(f"For '{self.cls_name}', the dimension of 'paddings' must be (n, 2), but got "
+                                 f"{paddings}.")
+        if len(paddings) > 4:
+            raise ValueError(f"For '{self.cls_name}', only 'paddings' up to 4 dims is supported, but got "
+                             f"{len(paddings)}: {paddings!r}.")
+        self._pads = [[int(a), int(b)] for a, b in paddings]
+
+    def construct(self, x: Any) -> Tensor:
+        v = to_tf(x)
+        if v.shape.rank != len(self._pads):
+            raise ValueError(f"For '{self.cls_name}', the length of 'paddings' must be equal to the rank of the "
+                             f"input, but got {len(self._pads)} vs {v.shape.rank}.")
+        return _wrap(tf.pad(v, self._pads, mode=self.mode))
+
+
+class Upsample(Cell):
+    """Resize the spatial dimensions of an ``(N, C, *spatial)`` input (MindSpore's ``nn.Upsample``,
+    which calls ``ops.interpolate``).
+
+    Args:
+        size: the output spatial size (an int or a tuple).
+        scale_factor: a float or a tuple of floats (when ``size`` is None).
+        mode: ``'nearest'``, ``'nearest-exact'``, ``'linear'``, ``'bilinear'``, ``'bicubic'``,
+            ``'trilinear'`` or ``'area'``.
+        align_corners: align the corner pixels (linear modes).
+        recompute_scale_factor: compute the scale from the output size instead of ``scale_factor``.
+
+    Inputs:
+        x: a 3-D, 4-D or 5-D Tensor.
+
+    Raises:
+        ValueError: at call time, for inconsistent arguments.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore import Tensor
+        >>> Upsample(size=(4, 6), mode='bilinear')(Tensor(np.ones((1, 1, 2, 3), np.float32))).shape
+        (1, 1, 4, 6)
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> None:
+        super().__init__()
+        self.size = size
+        self.scale_factor = scale_factor
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def construct(self, x: Any) -> Tensor:
+        v = to_tf(x)
+        if self._mixed_precision_type is not None or v.dtype.is_floating:
+            v = cast_to(v, compute_dtype(self, v))
+        return _pool.interpolate(v, self.size, self.scale_factor, self.mode, self.align_corners,
+                                 self.recompute_scale_factor)

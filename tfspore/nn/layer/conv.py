@@ -1,7 +1,13 @@
-"""Convolution layers: ``Conv2d`` (MindSpore's NCHW layout, weight ``(out, in/group, kh, kw)``).
+"""Convolution layers: ``Conv1d``, ``Conv2d``, ``Conv3d``, ``Conv1dTranspose``, ``Conv2dTranspose``.
 
-TensorFlow's CPU convolution kernels need NHWC, so on CPU the op transposes the input to NHWC and
-the result back; with a GPU visible the convolution runs natively in NCHW.
+MindSpore's layouts throughout: NCHW / NCDHW data, weight ``(out, in/group, *kernel)`` for the
+convolutions and ``(in, out/group, *kernel)`` for the transposed ones. ``Conv1d`` and
+``Conv1dTranspose`` keep MindSpore's 4-D weight ``(out, in/group, 1, k)`` so that checkpoints load
+unchanged.
+
+TensorFlow's CPU convolution kernels take NCHW only in some builds (oneDNN); where they do not,
+the op transposes to NHWC and back (see ``tfspore.ops.function._layout``). 3-D convolutions run
+in NDHWC off GPU. Groups are native for 2-D convolutions and split for the others.
 
 Example:
     >>> import numpy as np
@@ -13,8 +19,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import Any, Sequence
 
+import numpy as np
 import tensorflow as tf
 
 from tfspore import context as _context
@@ -24,15 +31,20 @@ from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
-from tfspore.nn.layer._utils import cast_to, compute_dtype, init_repr, nchw_native, read_param, to_tf
+from tfspore.nn.layer._utils import cast_to, compute_dtype, init_repr, read_param, to_tf
+from tfspore.ops.function._layout import gpu_visible, nchw_supported
 
-__all__ = ["Conv2d"]
+__all__ = ["Conv2d", "Conv2dTranspose", "Conv1d", "Conv1dTranspose", "Conv3d"]
+
+_PAD_MODES = ("valid", "same", "pad")
 
 
+# ------------------------------------------------------------------------------------ kernels
 def _dilate_filter(filt: tf.Tensor, dh: int, dw: int) -> tf.Tensor:
     """Insert zeros into an HWIO filter so that a dilation-1 convolution equals the dilated one.
 
-    TF's CPU kernels do not differentiate convolutions with dilation > 1.
+    Used on the NHWC fallback path, where some TensorFlow CPU builds do not differentiate dilated
+    convolutions.
     """
     kh, kw = filt.shape[0], filt.shape[1]
     if dh > 1:
@@ -45,40 +57,215 @@ def _dilate_filter(filt: tf.Tensor, dh: int, dw: int) -> tf.Tensor:
     return filt
 
 
+def _spatial_pad(x: tf.Tensor, pads: Sequence[tuple[int, int]]) -> tf.Tensor:
+    """Zero-pad the trailing spatial dims of a channels-first tensor."""
+    if not any(lo or hi for lo, hi in pads):
+        return x
+    return tf.pad(x, [[0, 0], [0, 0]] + [list(p) for p in pads])
+
+
+def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padding: Any, group: int) -> tf.Tensor:
+    """2-D convolution of NCHW ``x`` with weight ``(out, in/group, kh, kw)``.
+
+    Args:
+        x: the input.
+        w: the weight.
+        stride: ``(sh, sw)``.
+        dilation: ``(dh, dw)``.
+        padding: ``'SAME'``, ``'VALID'`` or ``((top, bottom), (left, right))``.
+        group: the number of groups.
+
+    Returns:
+        The NCHW output.
+    """
+    if not isinstance(padding, str):
+        x = _spatial_pad(x, padding)
+        padding = "VALID"
+    filt = tf.transpose(w, [2, 3, 1, 0])
+    sh, sw = stride
+    dh, dw = dilation
+    if nchw_supported("conv"):
+        return tf.nn.conv2d(x, filt, [1, 1, sh, sw], padding, data_format="NCHW", dilations=[1, 1, dh, dw])
+    if not gpu_visible() and (dh > 1 or dw > 1):
+        filt = _dilate_filter(filt, dh, dw)
+        dh = dw = 1
+    y = tf.nn.conv2d(tf.transpose(x, [0, 2, 3, 1]), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
+    return tf.transpose(y, [0, 3, 1, 2])
+
+
+def conv3d_ncdhw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padding: Any, group: int) -> tf.Tensor:
+    """3-D convolution of NCDHW ``x`` with weight ``(out, in/group, kd, kh, kw)`` (groups split)."""
+    if not isinstance(padding, str):
+        x = _spatial_pad(x, padding)
+        padding = "VALID"
+    if group > 1:
+        xs = tf.split(x, group, axis=1)
+        ws = tf.split(w, group, axis=0)
+        return tf.concat([conv3d_ncdhw(a, b, stride, dilation, padding, 1) for a, b in zip(xs, ws)], axis=1)
+    filt = tf.transpose(w, [2, 3, 4, 1, 0])
+    if gpu_visible():
+        return tf.nn.conv3d(x, filt, [1, 1, *stride], padding, data_format="NCDHW", dilations=[1, 1, *dilation])
+    y = tf.nn.conv3d(tf.transpose(x, [0, 2, 3, 4, 1]), filt, [1, *stride, 1], padding, dilations=[1, *dilation, 1])
+    return tf.transpose(y, [0, 4, 1, 2, 3])
+
+
+def conv2d_transpose_nchw(x: tf.Tensor, w: tf.Tensor, out_hw: tuple, stride: tuple, dilation: tuple,
+                          padding: Any, group: int) -> tf.Tensor:
+    """Transposed 2-D convolution (the input gradient of a convolution) of NCHW ``x``.
+
+    Args:
+        x: the input ``(N, C_in, H, W)``.
+        w: the weight ``(C_in, C_out/group, kh, kw)``.
+        out_hw: the output spatial size.
+        stride: ``(sh, sw)``.
+        dilation: ``(dh, dw)``.
+        padding: ``'SAME'``, ``'VALID'`` or ``((top, bottom), (left, right))``: the padding of the
+            forward convolution whose input gradient this is.
+        group: the number of groups.
+
+    Returns:
+        The NCHW output ``(N, C_out, *out_hw)``.
+    """
+    if group > 1:
+        xs = tf.split(x, group, axis=1)
+        ws = tf.split(w, group, axis=0)
+        return tf.concat([conv2d_transpose_nchw(a, b, out_hw, stride, dilation, padding, 1)
+                          for a, b in zip(xs, ws)], axis=1)
+    crop = None
+    oh, ow = out_hw
+    if not isinstance(padding, str):
+        (pt, pb), (pl, pr) = padding
+        crop = (pt, pl)
+        oh, ow = oh + pt + pb, ow + pl + pr
+        padding = "VALID"
+    filt = tf.transpose(w, [2, 3, 1, 0])  # (kh, kw, out, in)
+    n = tf.shape(x)[0]
+    cout = w.shape[1]
+    sh, sw = stride
+    dh, dw = dilation
+    if nchw_supported("conv_transpose"):
+        y = tf.nn.conv2d_transpose(x, filt, tf.stack([n, cout, oh, ow]), [1, 1, sh, sw], padding,
+                                   data_format="NCHW", dilations=[1, 1, dh, dw])
+    else:
+        if not gpu_visible() and (dh > 1 or dw > 1):
+            filt = _dilate_filter(filt, dh, dw)
+            dh = dw = 1
+        y = tf.nn.conv2d_transpose(tf.transpose(x, [0, 2, 3, 1]), filt, tf.stack([n, oh, ow, cout]), [1, sh, sw, 1],
+                                   padding, dilations=[1, dh, dw, 1])
+        y = tf.transpose(y, [0, 3, 1, 2])
+    if crop is not None:
+        y = y[:, :, crop[0]:crop[0] + out_hw[0], crop[1]:crop[1] + out_hw[1]]
+    return y
+
+
+def _deconv_length(pad_mode: str, size: int, kernel: int, stride: int, dilation: int, pad_sum: int) -> int:
+    """MindSpore's output length of a transposed convolution."""
+    k = kernel + (kernel - 1) * (dilation - 1)
+    if pad_mode == "valid":
+        return size * stride + max(k - stride, 0)
+    if pad_mode == "same":
+        return size * stride
+    return size * stride - pad_sum + k - stride
+
+
+def _add_bias(y: tf.Tensor, bias: tf.Tensor) -> tf.Tensor:
+    return y + tf.reshape(bias, [1, -1] + [1] * (y.shape.rank - 2))
+
+
+def _check_padding(name: str, padding: Any) -> None:
+    if isinstance(padding, bool) or not isinstance(padding, (numbers.Integral, tuple)):
+        raise TypeError(f"For '{name}', the type of 'padding' must be int or tuple(int), but got "
+                        f"{type(padding).__name__}: {padding!r}.")
+
+
+def _check_pad_mode(name: str, pad_mode: Any) -> str:
+    if not isinstance(pad_mode, str) or pad_mode not in _PAD_MODES:
+        raise ValueError(f"For '{name}', the 'pad_mode' must be str and must be in '{list(_PAD_MODES)}', but got "
+                         f"{pad_mode!r}.")
+    return pad_mode
+
+
+def _check_group_divisible(name: str, in_channels: Any, out_channels: Any, group: Any) -> None:
+    validator.check_positive_int(group, "group", name)
+    validator.check_positive_int(in_channels, "in_channels", name)
+    validator.check_positive_int(out_channels, "out_channels", name)
+    if in_channels % group != 0 or out_channels % group != 0:
+        raise ValueError(f"For '{name}', the argument 'group' should be divisible by 'in_channels' and "
+                         f"'out_channels', but got group:{group}, in_channels:{in_channels}, "
+                         f"out_channels:{out_channels}.")
+
+
+def _check_int_arg(name: str, arg: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"For '{name}', the type of '{arg}' should be 'int', but got type "
+                        f"'{type(value).__name__}': {value!r}.")
+    if value < minimum:
+        raise ValueError(f"For '{name}', the '{arg}' must be int and must >= {minimum}, but got {value}.")
+    return int(value)
+
+
+def _triple(name: str, arg: str, value: Any) -> tuple[int, int, int]:
+    ok = (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > 0) or (
+        isinstance(value, tuple) and len(value) == 3
+        and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) and v > 0 for v in value))
+    if not ok:
+        raise ValueError(f"For '{name}', the parameter '{arg}' must be an positive integer or a tuple of three "
+                         f"positive integer, but got {value!r}.")
+    return (int(value),) * 3 if isinstance(value, numbers.Integral) else tuple(int(v) for v in value)
+
+
+def _twice(name: str, arg: str, value: Any) -> tuple[int, int]:
+    """An int or a pair of ints as a pair (MindSpore's ``twice``; TypeError for anything else)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value), int(value)
+    if isinstance(value, tuple) and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
+        if len(value) != 2:
+            raise TypeError(f"For '{name}', the '{arg}' must be an int or a tuple of 2 ints, but got {value!r}.")
+        return int(value[0]), int(value[1])
+    raise TypeError(f"For '{name}', the '{arg}' must be an int or a tuple of 2 ints, but got {value!r} of type "
+                    f"{type(value).__name__}.")
+
+
+# -------------------------------------------------------------------------------------- base
 class _Conv(Cell):
-    """The shared constructor of the N-D convolutions: validation, weight and bias."""
+    """The shared constructor of the convolutions: validation, weight and bias."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: tuple, stride: tuple, pad_mode: str,
                  padding: Any, dilation: tuple, group: int, has_bias: bool, weight_init: Any, bias_init: Any,
                  data_format: str = "NCHW", transposed: bool = False, dtype: Any = mstype.float32) -> None:
         super().__init__()
-        self.in_channels = validator.check_positive_int(in_channels, "in_channels", self.cls_name)
-        self.out_channels = validator.check_positive_int(out_channels, "out_channels", self.cls_name)
+        name = self.cls_name
+        self.in_channels = validator.check_positive_int(in_channels, "in_channels", name)
+        self.out_channels = validator.check_positive_int(out_channels, "out_channels", name)
         self.kernel_size = kernel_size
         self.stride = stride
-        self.pad_mode = validator.check_string(pad_mode, ["valid", "same", "pad"], "pad_mode", self.cls_name)
-        self.data_format = validator.check_string(data_format, ["NCHW", "NHWC", "NCDHW"], "format", self.cls_name)
+        self.pad_mode = pad_mode
+        self.data_format = validator.check_string(data_format, ["NCHW", "NHWC", "NCDHW"], "format", name)
         target = _context.get_context("device_target")
         if target != "GPU" and self.data_format == "NHWC":
-            raise ValueError(f"For '{self.cls_name}', the \"NHWC\" format only support in GPU target, but got the "
-                             f"'format' is {self.data_format} and the platform is {target}.")
-        if isinstance(padding, bool) or not isinstance(padding, (numbers.Integral, tuple)):
-            raise TypeError(f"For '{self.cls_name}', the type of 'padding' must be int or tuple(int), but got "
-                            f"{type(padding).__name__}.")
+            raise ValueError(f"For '{name}', the \"NHWC\" format only support in GPU target, but got the 'format' is "
+                             f"{self.data_format} and the platform is {target}.")
+        _check_padding(name, padding)
         if isinstance(padding, tuple):
             for pad in padding:
-                validator.check_non_negative_int(pad, "padding item", self.cls_name)
+                validator.check_non_negative_int(pad, "padding item", name)
         else:
-            validator.check_non_negative_int(padding, "padding", self.cls_name)
+            validator.check_non_negative_int(padding, "padding", name)
         self.padding = padding
         self.dilation = dilation
-        self.group = validator.check_positive_int(group, "group", self.cls_name)
-        self.has_bias = validator.check_bool(has_bias, "has_bias", self.cls_name)
+        self.group = validator.check_positive_int(group, "group", name)
+        self.has_bias = has_bias
+        for k in kernel_size:
+            validator.check_positive_int(k, "kernel_size item", name)
+        for s in stride:
+            validator.check_positive_int(s, "stride item", name)
+        for d in dilation:
+            validator.check_positive_int(d, "dilation item", name)
         if in_channels % group != 0:
-            raise ValueError(f"For '{self.cls_name}', the attr 'in_channels' must be divisible by attr 'group', but "
-                             f"got 'in_channels': {in_channels} and 'group': {group}.")
+            raise ValueError(f"For '{name}', the attr 'in_channels' must be divisible by attr 'group', but got "
+                             f"'in_channels': {in_channels} and 'group': {group}.")
         if out_channels % group != 0:
-            raise ValueError(f"For '{self.cls_name}', the 'out_channels' must be divisible by attr 'group', but got "
+            raise ValueError(f"For '{name}', the 'out_channels' must be divisible by attr 'group', but got "
                              f"'out_channels': {out_channels} and 'group': {group}.")
         if transposed:
             shape = [in_channels, out_channels // group, *kernel_size]
@@ -91,14 +278,31 @@ class _Conv(Cell):
         self.weight_init = weight_init
         self.weight = Parameter(initializer(weight_init, shape, dtype=dtype), name="weight")
         self.bias_init = bias_init
-        if has_bias:
+        if validator.check_bool(has_bias, "has_bias", name):
             if bias_init is None:
                 fan_in, _ = _calculate_fan_in_and_fan_out(shape)
-                bias_init = Uniform(1 / math.sqrt(fan_in)) if fan_in != 0 else "zeros"
-                self.bias_init = bias_init
+                self.bias_init = Uniform(1 / math.sqrt(fan_in)) if fan_in != 0 else "zeros"
             self.bias = Parameter(initializer(self.bias_init, [out_channels], dtype=dtype), name="bias")
         else:
             self.bias = None
+
+    def _prepare(self, x: Any) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor | None]:
+        """The input, weight and bias as TF tensors in the compute dtype."""
+        v = to_tf(x)
+        dt = compute_dtype(self, v, self.weight._var.dtype)
+        v = cast_to(v, dt)
+        w = read_param(self.weight, dt)
+        b = read_param(self.bias, dt) if self.has_bias else None
+        return v, w, b
+
+    def _check_rank(self, v: tf.Tensor, rank: int) -> None:
+        if v.shape.rank != rank:
+            raise ValueError(f"For '{self.cls_name}', the input must be a {rank}-D tensor, but got shape "
+                             f"{tuple(v.shape.as_list()) if v.shape.rank is not None else None}.")
+        c = v.shape[1] if self.data_format != "NHWC" else v.shape[-1]
+        if c is not None and c != self.in_channels:
+            raise ValueError(f"For '{self.cls_name}', the input channels must equal 'in_channels' "
+                             f"{self.in_channels}, but got input shape {tuple(v.shape.as_list())}.")
 
     def construct(self, *inputs: Any) -> Any:
         raise NotImplementedError
@@ -111,8 +315,21 @@ class _Conv(Cell):
                 f"format={self.data_format}")
 
 
+def _pads4(name: str, padding: Any, pad_mode: str, n: int = 4, prim: str = "Conv2D") -> tuple[int, ...]:
+    """``padding`` as an ``n``-tuple, checked against ``pad_mode`` as MindSpore's primitives check it."""
+    pads = (int(padding),) * n if isinstance(padding, numbers.Integral) else tuple(int(p) for p in padding)
+    if len(pads) != n:
+        raise ValueError(f"For '{prim}', the 'pad size' must be int and must = {n}, but got {len(pads)}: "
+                         f"{padding!r}.")
+    if pad_mode != "pad" and any(pads):
+        raise ValueError(f"For '{prim}', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
+                         f"{padding} and 'pad_mode': {pad_mode}.")
+    return pads
+
+
+# ------------------------------------------------------------------------------------ Conv2d
 class Conv2d(_Conv):
-    """2D convolution over NCHW input (MindSpore's ``nn.Conv2d``).
+    """2-D convolution over NCHW input (MindSpore's ``nn.Conv2d``).
 
     Args:
         in_channels: input channels C_in.
@@ -138,7 +355,7 @@ class Conv2d(_Conv):
     Raises:
         TypeError: for arguments of the wrong type.
         ValueError: for a bad ``pad_mode``, a non-zero ``padding`` without ``pad_mode='pad'``, channels
-            not divisible by ``group``, or NHWC off GPU.
+            not divisible by ``group``, non-positive sizes, or NHWC off GPU.
 
     Example:
         >>> Conv2d(1, 4, 3, has_bias=True, weight_init='normal', bias_init='zeros').weight.shape
@@ -150,67 +367,340 @@ class Conv2d(_Conv):
                  weight_init: Any = None, bias_init: Any = None, data_format: str = "NCHW",
                  dtype: Any = mstype.float32) -> None:
         name = type(self).__name__
-        kernel_size = validator.twice(kernel_size, "kernel_size", name)
-        stride = validator.twice(stride, "stride", name)
+        kernel_size = _twice(name, "kernel_size", kernel_size)
+        stride = _twice(name, "stride", stride)
         self._dilation = dilation
-        dilation = validator.twice(dilation, "dilation", name)
-        validator.check_positive_int(group, "group", name)
-        validator.check_positive_int(in_channels, "in_channels", name)
-        validator.check_positive_int(out_channels, "out_channels", name)
-        if not (in_channels % group == 0 and out_channels % group == 0):
-            raise ValueError(f"The argument 'group' should be divisible by 'in_channels' and 'out_channels', but got "
-                             f"group:{group}, in_channels:{in_channels}, out_channels:{out_channels}.")
-        validator.check_value_type(pad_mode, [str], "pad_mode", "Conv2D")
-        if pad_mode not in ("valid", "same", "pad"):
-            raise ValueError(f"For 'Conv2D', the 'pad_mode' must be str and must be in '['valid', 'same', 'pad']', "
-                             f"but got '{pad_mode}'.")
-        if isinstance(padding, tuple) and len(padding) != 4:
-            raise ValueError(f"For 'Conv2D', the 'pad size' must be 4, but got {len(padding)}: {padding}.")
-        pads = (padding,) * 4 if isinstance(padding, numbers.Integral) and not isinstance(padding, bool) else padding
-        if pad_mode != "pad" and isinstance(pads, tuple) and pads != (0, 0, 0, 0):
-            raise ValueError(f"For 'Conv2D', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
-                             f"{padding} and 'pad_mode': {pad_mode}.")
+        dilation = _twice(name, "dilation", dilation)
+        _check_group_divisible(name, in_channels, out_channels, group)
+        _check_padding(name, padding)
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, data_format, dtype=dtype)
-        self._pads = tuple(int(p) for p in pads)
-
-    def _tf_padding(self, layout: str) -> Any:
-        if self.pad_mode == "same":
-            return "SAME"
-        if self.pad_mode == "valid":
-            return "VALID"
-        top, bottom, left, right = self._pads
-        if (top, bottom, left, right) == (0, 0, 0, 0):
-            return "VALID"
-        if layout == "NCHW":
-            return [[0, 0], [0, 0], [top, bottom], [left, right]]
-        return [[0, 0], [top, bottom], [left, right], [0, 0]]
+        _check_pad_mode("Conv2D", pad_mode)
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"For 'Conv2D', the 'format' must be str and must be in '['NCHW', 'NHWC']', but got "
+                             f"{data_format!r}.")
+        t, b, l, r = _pads4(name, padding, pad_mode)
+        self._tf_pad: Any = {"same": "SAME", "valid": "VALID"}.get(pad_mode, ((t, b), (l, r)))
 
     def construct(self, x: Any) -> Tensor:
-        v = to_tf(x)
-        dt = compute_dtype(self, v, self.weight._var.dtype)
-        v = cast_to(v, dt)
-        w = read_param(self.weight, dt)
+        v, w, b = self._prepare(x)
+        self._check_rank(v, 4)
+        if self.data_format == "NHWC":
+            pad = self._tf_pad
+            if not isinstance(pad, str):
+                v = tf.pad(v, [[0, 0], list(pad[0]), list(pad[1]), [0, 0]])
+                pad = "VALID"
+            y = tf.nn.conv2d(v, tf.transpose(w, [1, 2, 3, 0]), [1, *self.stride, 1], pad,
+                             dilations=[1, *self.dilation, 1])
+            return _wrap(y + b if b is not None else y)
+        y = conv2d_nchw(v, w, self.stride, self.dilation, self._tf_pad, self.group)
+        return _wrap(_add_bias(y, b) if b is not None else y)
+
+
+# ------------------------------------------------------------------------------------ Conv1d
+def _conv1d_args(name: str, kernel_size: Any, stride: Any, padding: Any, dilation: Any) -> None:
+    for arg, value in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding),
+                       ("dilation", dilation)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"For '{name}', the type of '{arg}' should be 'int', but got type "
+                            f"'{type(value).__name__}': {value!r}.")
+    _check_int_arg(name, "kernel_size", kernel_size, 1)
+    _check_int_arg(name, "stride", stride, 1)
+    validator.check_non_negative_int(padding, "padding", name)
+    _check_int_arg(name, "dilation", dilation, 1)
+
+
+def _expand_weight_init(name: str, weight_init: Any) -> Any:
+    """A 3-D Tensor initializer of a 1-D convolution as MindSpore's 4-D ``(o, i, 1, k)`` weight."""
+    if isinstance(weight_init, Tensor):
+        if weight_init.ndim != 3:
+            raise ValueError(f"For '{name}', the 'weight_init_shape' must be int and must = 3, but got "
+                             f"{weight_init.ndim}: shape {weight_init.shape}.")
+        return Tensor(np.expand_dims(weight_init.asnumpy(), 2), weight_init.dtype)
+    return weight_init
+
+
+class Conv1d(_Conv):
+    """1-D convolution over ``(N, C_in, L)`` input (MindSpore's ``nn.Conv1d``).
+
+    The weight has MindSpore's 4-D shape ``(out, in/group, 1, kernel_size)``.
+
+    Args:
+        in_channels: input channels C_in.
+        out_channels: output channels C_out.
+        kernel_size: the kernel length (an int).
+        stride: the stride (an int).
+        pad_mode: ``'same'`` (default), ``'valid'`` or ``'pad'``.
+        padding: with ``'pad'``, the zero padding on both sides (an int).
+        dilation: the dilation (an int).
+        group: the number of groups.
+        has_bias: whether to add a bias (default False).
+        weight_init: the weight initializer (a 3-D Tensor ``(out, in/group, k)`` is accepted).
+        bias_init: the bias initializer.
+        dtype: the parameter dtype.
+
+    Inputs:
+        x: a Tensor of shape ``(N, C_in, L)``.
+
+    Outputs:
+        A Tensor of shape ``(N, C_out, L_out)``.
+
+    Raises:
+        TypeError: when ``kernel_size``, ``stride``, ``padding`` or ``dilation`` is not an int.
+        ValueError: for non-positive sizes, a bad ``pad_mode``, or ``padding`` without ``'pad'``.
+
+    Example:
+        >>> Conv1d(2, 4, 3).weight.shape
+        (4, 2, 1, 3)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1, pad_mode: str = "same",
+                 padding: int = 0, dilation: int = 1, group: int = 1, has_bias: bool = False, weight_init: Any = None,
+                 bias_init: Any = None, dtype: Any = mstype.float32) -> None:
+        name = type(self).__name__
+        _conv1d_args(name, kernel_size, stride, padding, dilation)
+        _check_group_divisible(name, in_channels, out_channels, group)
+        weight_init = _expand_weight_init(name, weight_init)
+        super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode, padding, (1, dilation),
+                         group, has_bias, weight_init, bias_init, dtype=dtype)
+        self.padding = (0, 0, padding, padding)
+        _check_pad_mode(name, pad_mode)
+        _pads4(name, self.padding, pad_mode)
+        self._tf_pad: Any = {"same": "SAME", "valid": "VALID"}.get(pad_mode, ((0, 0), (padding, padding)))
+
+    def construct(self, x: Any) -> Tensor:
+        v, w, b = self._prepare(x)
+        self._check_rank(v, 3)
+        y = conv2d_nchw(v[:, :, None, :], w, self.stride, self.dilation, self._tf_pad, self.group)[:, :, 0, :]
+        return _wrap(_add_bias(y, b) if b is not None else y)
+
+
+# ------------------------------------------------------------------------------------ Conv3d
+class Conv3d(_Conv):
+    """3-D convolution over NCDHW input (MindSpore's ``nn.Conv3d``).
+
+    Args:
+        in_channels: input channels C_in.
+        out_channels: output channels C_out.
+        kernel_size: an int or ``(kd, kh, kw)``.
+        stride: an int or ``(sd, sh, sw)``.
+        pad_mode: ``'same'`` (default), ``'valid'`` or ``'pad'``.
+        padding: with ``'pad'``, an int or ``(head, tail, top, bottom, left, right)``.
+        dilation: an int or ``(dd, dh, dw)``.
+        group: the number of groups.
+        has_bias: whether to add a bias (default False).
+        weight_init: the weight initializer. Default: ``HeUniform(math.sqrt(5))``.
+        bias_init: the bias initializer. Default: ``Uniform(1/sqrt(fan_in))``.
+        data_format: ``'NCDHW'`` only.
+        dtype: the parameter dtype.
+
+    Inputs:
+        x: a Tensor of shape ``(N, C_in, D, H, W)``.
+
+    Outputs:
+        A Tensor of shape ``(N, C_out, D_out, H_out, W_out)``.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for bad sizes, ``pad_mode``, ``padding`` or ``data_format``.
+
+    Example:
+        >>> Conv3d(2, 4, (1, 2, 3)).weight.shape
+        (4, 2, 1, 2, 3)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 pad_mode: str = "same", padding: Any = 0, dilation: Any = 1, group: int = 1, has_bias: bool = False,
+                 weight_init: Any = None, bias_init: Any = None, data_format: str = "NCDHW",
+                 dtype: Any = mstype.float32) -> None:
+        name = type(self).__name__
+        _check_group_divisible(name, in_channels, out_channels, group)
+        kernel_size = _triple(name, "kernel_size", kernel_size)
+        stride = _triple(name, "stride", stride)
+        dilation = _triple(name, "dilation", dilation)
+        _check_padding(name, padding)
+        if isinstance(padding, tuple) and len(padding) != 6:
+            raise ValueError(f"For '{name}', the 'padding size' must be int and must = 6, but got {len(padding)}: "
+                             f"{padding!r}.")
+        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
+                         weight_init, bias_init, data_format, dtype=dtype)
+        _check_pad_mode("Conv3D", pad_mode)
+        if data_format != "NCDHW":
+            raise ValueError(f"For 'Conv3D', the 'data_format' must be str and must be in '['NCDHW']', but got "
+                             f"{data_format!r}.")
+        pads = _pads4(name, padding, pad_mode, 6, "Conv3D")
+        self._tf_pad: Any = {"same": "SAME", "valid": "VALID"}.get(
+            pad_mode, ((pads[0], pads[1]), (pads[2], pads[3]), (pads[4], pads[5])))
+
+    def construct(self, x: Any) -> Tensor:
+        v, w, b = self._prepare(x)
+        self._check_rank(v, 5)
+        y = conv3d_ncdhw(v, w, self.stride, self.dilation, self._tf_pad, self.group)
+        return _wrap(_add_bias(y, b) if b is not None else y)
+
+
+# ------------------------------------------------------------------------------- transposed
+class Conv2dTranspose(_Conv):
+    """2-D transposed convolution (the input gradient of ``Conv2d``), MindSpore's ``nn.Conv2dTranspose``.
+
+    The output size is ``H * stride`` for ``'same'``, ``H * stride + max(k_eff - stride, 0)`` for
+    ``'valid'`` and ``H * stride - (top + bottom) + k_eff - stride`` for ``'pad'``, where
+    ``k_eff = (k - 1) * dilation + 1``; ``output_padding`` (``'pad'`` only) then appends zeros at the
+    bottom and right.
+
+    Args:
+        in_channels: input channels C_in.
+        out_channels: output channels C_out.
+        kernel_size: an int or ``(kh, kw)``.
+        stride: an int or ``(sh, sw)``.
+        pad_mode: ``'same'`` (default), ``'valid'`` or ``'pad'``.
+        padding: with ``'pad'``, an int or ``(top, bottom, left, right)``.
+        output_padding: an int or ``(oh, ow)``, in ``[0, max(stride, dilation))``.
+        dilation: an int or ``(dh, dw)``.
+        group: the number of groups.
+        has_bias: whether to add a bias (default False).
+        weight_init: the weight initializer (weight shape ``(in, out/group, kh, kw)``).
+        bias_init: the bias initializer.
+        dtype: the parameter dtype.
+
+    Inputs:
+        x: a Tensor of shape ``(N, C_in, H, W)``.
+
+    Outputs:
+        A Tensor of shape ``(N, C_out, H_out, W_out)``.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for bad sizes, ``pad_mode`` or ``padding``; at call time, for a bad ``output_padding``.
+
+    Example:
+        >>> Conv2dTranspose(3, 64, 4, pad_mode='pad').weight.shape
+        (3, 64, 4, 4)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 pad_mode: str = "same", padding: Any = 0, output_padding: Any = 0, dilation: Any = 1,
+                 group: int = 1, has_bias: bool = False, weight_init: Any = None, bias_init: Any = None,
+                 dtype: Any = mstype.float32) -> None:
+        name = type(self).__name__
+        kernel_size = _twice(name, "kernel_size", kernel_size)
+        stride = _twice(name, "stride", stride)
+        dilation = _twice(name, "dilation", dilation)
+        _check_padding(name, padding)
+        if isinstance(padding, tuple) and len(padding) != 4:
+            raise ValueError(f"For '{name}', the 'padding size' must be int and must = 4, but got {len(padding)}: "
+                             f"{padding!r}.")
+        if isinstance(output_padding, bool) or not isinstance(output_padding, (numbers.Integral, tuple)):
+            raise TypeError(f"For '{name}', the type of 'output_padding' should be one of '['int', 'tuple']', but "
+                            f"got {type(output_padding).__name__}: {output_padding!r}.")
+        if isinstance(output_padding, tuple) and len(output_padding) != 2:
+            raise ValueError(f"For '{name}', the 'output_padding size' must be int and must = 2, but got "
+                             f"{len(output_padding)}: {output_padding!r}.")
+        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
+                         weight_init, bias_init, transposed=True, dtype=dtype)
+        _check_pad_mode(name, pad_mode)
+        pads = (int(padding),) * 4 if isinstance(padding, numbers.Integral) else tuple(padding)
+        if pad_mode != "pad" and any(pads):
+            raise ValueError(f"For 'Conv2DTranspose', the 'pad' must be zero or (0, 0, 0, 0) when 'pad_mode' is not "
+                             f"\"pad\", but got 'pad' is {padding} and 'pad_mode' is {pad_mode}.")
+        self.output_padding = output_padding
+        self.padding_top, self.padding_bottom, self.padding_left, self.padding_right = pads
+        self.is_valid, self.is_same, self.is_pad = pad_mode == "valid", pad_mode == "same", pad_mode == "pad"
+
+    def _out_padding(self) -> tuple[int, int]:
+        op = self.output_padding
+        pair = op if isinstance(op, tuple) else (op, op)
+        for i, (p, s, d) in enumerate(zip(pair, self.stride, self.dilation)):
+            if p < 0 or p >= max(s, d):
+                axis = "hw"[i]
+                raise ValueError(f"For '{self.cls_name}', the 'output_padding' must be in range of [0, max(stride_{axis}, "
+                                 f"dilation_{axis})) = [0, {max(s, d)}), but got {op}.")
+        if not self.is_pad and any(pair):
+            raise ValueError(f"For '{self.cls_name}', when 'output_padding' is not zero, 'pad_mode' must be 'pad', but "
+                             f"got output_padding={op} and pad_mode={self.pad_mode}.")
+        return pair
+
+    def _forward(self, v: tf.Tensor, w: tf.Tensor, b: tf.Tensor | None, hw: tuple) -> tf.Tensor:
+        kh, kw = self.kernel_size
         sh, sw = self.stride
         dh, dw = self.dilation
-        bias = read_param(self.bias, dt) if self.has_bias else None
-        if self.data_format == "NHWC":
-            y = tf.nn.conv2d(v, tf.transpose(w, [1, 2, 3, 0]), strides=[1, sh, sw, 1],
-                             padding=self._tf_padding("NHWC"), data_format="NHWC", dilations=[1, dh, dw, 1])
-            if bias is not None:
-                y = tf.nn.bias_add(y, bias, data_format="NHWC")
-            return _wrap(y)
-        filt = tf.transpose(w, [2, 3, 1, 0])
-        if nchw_native():
-            y = tf.nn.conv2d(v, filt, strides=[1, 1, sh, sw], padding=self._tf_padding("NCHW"), data_format="NCHW",
-                             dilations=[1, 1, dh, dw])
-            if bias is not None:
-                y = tf.nn.bias_add(y, bias, data_format="NCHW")
-            return _wrap(y)
-        if dh > 1 or dw > 1:
-            filt = _dilate_filter(filt, dh, dw)
-        y = tf.nn.conv2d(tf.transpose(v, [0, 2, 3, 1]), filt, strides=[1, sh, sw, 1],
-                         padding=self._tf_padding("NHWC"), data_format="NHWC")
-        if bias is not None:
-            y = tf.nn.bias_add(y, bias, data_format="NHWC")
-        return _wrap(tf.transpose(y, [0, 3, 1, 2]))
+        pt, pb, pl, pr = self.padding_top, self.padding_bottom, self.padding_left, self.padding_right
+        h_out = _deconv_length(self.pad_mode, hw[0], kh, sh, dh, pt + pb)
+        w_out = _deconv_length(self.pad_mode, hw[1], kw, sw, dw, pl + pr)
+        pad: Any = {"same": "SAME", "valid": "VALID"}.get(self.pad_mode, ((pt, pb), (pl, pr)))
+        y = conv2d_transpose_nchw(v, w, (h_out, w_out), self.stride, self.dilation, pad, self.group)
+        return _add_bias(y, b) if b is not None else y
+
+    def construct(self, x: Any) -> Tensor:
+        v, w, b = self._prepare(x)
+        self._check_rank(v, 4)
+        h, wd = v.shape[2], v.shape[3]
+        if h is None or wd is None:
+            raise ValueError(f"For '{self.cls_name}', the spatial dimensions must be static, but got shape "
+                             f"{tuple(v.shape.as_list())}.")
+        y = self._forward(v, w, b, (h, wd))
+        oh, ow = self._out_padding()
+        if oh or ow:
+            y = tf.pad(y, [[0, 0], [0, 0], [0, oh], [0, ow]])
+        return _wrap(y)
+
+
+class Conv1dTranspose(Conv2dTranspose):
+    """1-D transposed convolution over ``(N, C_in, L)`` input, MindSpore's ``nn.Conv1dTranspose``.
+
+    The weight has MindSpore's 4-D shape ``(in, out/group, 1, kernel_size)``.
+
+    Args:
+        in_channels: input channels C_in.
+        out_channels: output channels C_out.
+        kernel_size: the kernel length (an int).
+        stride: the stride (an int).
+        pad_mode: ``'same'`` (default), ``'valid'`` or ``'pad'``.
+        padding: with ``'pad'``, the padding on both sides (an int).
+        dilation: the dilation (an int).
+        group: the number of groups.
+        has_bias: whether to add a bias (default False).
+        weight_init: the weight initializer (a 3-D Tensor ``(in, out/group, k)`` is accepted).
+        bias_init: the bias initializer.
+        dtype: the parameter dtype.
+
+    Inputs:
+        x: a Tensor of shape ``(N, C_in, L)``.
+
+    Outputs:
+        A Tensor of shape ``(N, C_out, L_out)``.
+
+    Raises:
+        TypeError: when ``kernel_size``, ``stride``, ``padding`` or ``dilation`` is not an int.
+        ValueError: for non-positive sizes, a bad ``pad_mode``, or ``padding`` without ``'pad'``.
+
+    Example:
+        >>> Conv1dTranspose(3, 64, 4, pad_mode='pad').weight.shape
+        (3, 64, 1, 4)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1, pad_mode: str = "same",
+                 padding: int = 0, dilation: int = 1, group: int = 1, has_bias: bool = False, weight_init: Any = None,
+                 bias_init: Any = None, dtype: Any = mstype.float32) -> None:
+        name = type(self).__name__
+        _conv1d_args(name, kernel_size, stride, padding, dilation)
+        weight_init = _expand_weight_init(name, weight_init)
+        _Conv.__init__(self, in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode, padding,
+                       (1, dilation), group, has_bias, weight_init, bias_init, transposed=True, dtype=dtype)
+        self.padding = (0, 0, padding, padding)
+        _check_pad_mode(name, pad_mode)
+        if pad_mode != "pad" and padding:
+            raise ValueError(f"For 'Conv2DBackpropInput', the 'pad' must be zero or (0, 0, 0, 0) when 'pad_mode' is "
+                             f"not \"pad\", but got 'pad' is {self.padding} and 'pad_mode' is {pad_mode}.")
+        self.output_padding = 0
+        self.padding_top, self.padding_bottom, self.padding_left, self.padding_right = self.padding
+        self.is_valid, self.is_same, self.is_pad = pad_mode == "valid", pad_mode == "same", pad_mode == "pad"
+
+    def construct(self, x: Any) -> Tensor:
+        v, w, b = self._prepare(x)
+        self._check_rank(v, 3)
+        if v.shape[2] is None:
+            raise ValueError(f"For '{self.cls_name}', the length must be static, but got shape "
+                             f"{tuple(v.shape.as_list())}.")
+        y = self._forward(v[:, :, None, :], w, b, (1, v.shape[2]))
+        return _wrap(y[:, :, 0, :])

@@ -1,9 +1,10 @@
-"""Batch normalization: ``BatchNorm1d`` and ``BatchNorm2d``.
+"""Normalization layers: ``BatchNorm1d/2d/3d``, ``LayerNorm``, ``GroupNorm``, ``InstanceNorm1d/2d/3d``.
 
-The moving statistics follow MindSpore: ``moving = momentum * moving + (1 - momentum) * batch``
+Batch normalization follows MindSpore: ``moving = momentum * moving + (1 - momentum) * batch``
 (momentum 0.9 here is PyTorch's 0.1), the moving variance takes the unbiased batch variance and
 the normalisation the biased one. Standalone, the moving statistics are named ``mean`` and
-``variance``; nested, ``bn.moving_mean`` and ``bn.moving_variance``.
+``variance``; nested, ``bn.moving_mean`` and ``bn.moving_variance``. ``BatchNorm3d`` holds a
+``BatchNorm2d`` child ``bn2d``, so its Parameters are ``bn2d.gamma``, ... as in MindSpore.
 
 Example:
     >>> from tfspore import nn
@@ -19,14 +20,48 @@ import tensorflow as tf
 
 from tfspore import context as _context
 from tfspore.common import dtype as mstype
-from tfspore.common.initializer import initializer
+from tfspore.common.initializer import Initializer, initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 
-__all__ = ["BatchNorm1d", "BatchNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "InstanceNorm1d",
+           "InstanceNorm2d", "InstanceNorm3d"]
+
+
+def _stat_dtype(dt: tf.DType) -> tf.DType:
+    """Statistics of half-precision inputs are computed in float32."""
+    return tf.float32 if dt in (tf.float16, tf.bfloat16) else dt
+
+
+def _count(v: tf.Tensor, axes: list, dtype: tf.DType) -> tf.Tensor:
+    dims = v.shape.as_list()
+    if all(dims[i] is not None for i in axes):
+        n = 1
+        for i in axes:
+            n *= dims[i]
+        return tf.constant(float(n), dtype)
+    return tf.cast(tf.reduce_prod(tf.gather(tf.shape(v), axes)), dtype)
+
+
+def _update_moving(param: Parameter, batch: tf.Tensor, keep: float) -> None:
+    """``param = keep * param + (1 - keep) * batch`` (no gradient)."""
+    var = param._var
+    k = tf.cast(keep, var.dtype)
+    var.assign(var * k + tf.cast(tf.stop_gradient(batch), var.dtype) * (1 - k))
+
+
+def _check_momentum(name: str, momentum: Any) -> None:
+    if isinstance(momentum, bool) or not isinstance(momentum, numbers.Real) or momentum < 0 or momentum > 1:
+        raise ValueError(f"For '{name}', the 'momentum' must be a number in range [0, 1], but got {momentum!r}.")
+
+
+def _check_num_features(name: str, num_features: Any) -> None:
+    validator.check_value_type(num_features, [int], "num_features", name)
+    if num_features < 1:
+        raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got {num_features}.")
 
 
 class _BatchNorm(Cell):
@@ -39,12 +74,8 @@ class _BatchNorm(Cell):
                  moving_var_init: Any = "ones", use_batch_statistics: bool | None = None, data_format: str = "NCHW",
                  dtype: Any = mstype.float32) -> None:
         super().__init__()
-        validator.check_value_type(num_features, [int], "num_features", self.cls_name)
-        if num_features < 1:
-            raise ValueError(f"For '{self.cls_name}', the 'num_features' must be at least 1, but got {num_features}.")
-        if isinstance(momentum, bool) or not isinstance(momentum, numbers.Real) or momentum < 0 or momentum > 1:
-            raise ValueError(f"For '{self.cls_name}', the 'momentum' must be a number in range [0, 1], but got "
-                             f"{momentum}.")
+        _check_num_features(self.cls_name, num_features)
+        _check_momentum(self.cls_name, momentum)
         self.format = validator.check_string(data_format, ["NCHW", "NHWC"], "format", self.cls_name)
         target = _context.get_context("device_target")
         if target != "GPU" and self.format == "NHWC":
@@ -52,7 +83,7 @@ class _BatchNorm(Cell):
                              f"target {target}.")
         if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
             raise ValueError(f"For '{self.cls_name}', the 'use_batch_statistics' must be a boolean value or None, but "
-                             f"got {use_batch_statistics}.")
+                             f"got {use_batch_statistics!r}.")
         self.use_batch_statistics = use_batch_statistics
         self.num_features = num_features
         self.eps = eps
@@ -78,7 +109,7 @@ class _BatchNorm(Cell):
         rank = v.shape.rank
         self._check_input_dim(rank)
         out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
-        stat_dtype = tf.float32 if out_dtype in (tf.float16, tf.bfloat16) else out_dtype
+        stat_dtype = _stat_dtype(out_dtype)
         v = cast_to(v, stat_dtype)
         channel = rank - 1 if self.format == "NHWC" else 1
         axes = [i for i in range(rank) if i != channel]
@@ -89,20 +120,10 @@ class _BatchNorm(Cell):
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
         if use_batch:
             mean, var = tf.nn.moments(v, axes, keepdims=False)
-            dims = v.shape.as_list()
-            count = 1
-            if all(dims[i] is not None for i in axes):
-                for i in axes:
-                    count *= dims[i]
-                n = tf.constant(float(count), stat_dtype)
-            else:
-                n = tf.cast(tf.reduce_prod(tf.gather(tf.shape(v), axes)), stat_dtype)
-            unbiased = var * n / tf.maximum(n - 1, 1)
-            m = self.momentum
-            mm, mv = self.moving_mean._var, self.moving_variance._var
-            keep, take = tf.cast(1.0 - m, mm.dtype), tf.cast(m, mm.dtype)
-            mm.assign(mm * keep + tf.cast(tf.stop_gradient(mean), mm.dtype) * take)
-            mv.assign(mv * keep + tf.cast(tf.stop_gradient(unbiased), mv.dtype) * take)
+            n = _count(v, axes, stat_dtype)
+            keep = 1.0 - self.momentum
+            _update_moving(self.moving_mean, mean, keep)
+            _update_moving(self.moving_variance, var * n / tf.maximum(n - 1, 1), keep)
         else:
             mean = tf.stop_gradient(read_param(self.moving_mean, stat_dtype))
             var = tf.stop_gradient(read_param(self.moving_variance, stat_dtype))
@@ -133,6 +154,7 @@ class BatchNorm1d(_BatchNorm):
         dtype: the parameter dtype.
 
     Raises:
+        TypeError: when ``num_features`` is not an int.
         ValueError: for a bad ``num_features``, ``momentum`` or ``use_batch_statistics``.
 
     Example:
@@ -160,6 +182,7 @@ class BatchNorm2d(_BatchNorm):
         dtype: the parameter dtype.
 
     Raises:
+        TypeError: when ``num_features`` is not an int.
         ValueError: for a bad ``num_features``, ``momentum`` or ``use_batch_statistics``.
 
     Example:
@@ -168,3 +191,275 @@ class BatchNorm2d(_BatchNorm):
     """
 
     _valid_ranks = (4,)
+
+
+class BatchNorm3d(Cell):
+    """Batch normalization over a 5-D ``(N, C, D, H, W)`` input, through a ``BatchNorm2d`` child ``bn2d``.
+
+    Args:
+        num_features: the number of channels C.
+        eps: added to the variance.
+        momentum: the weight of the old moving statistics, in [0, 1].
+        affine: whether gamma and beta are trained.
+        gamma_init: gamma's initializer.
+        beta_init: beta's initializer.
+        moving_mean_init: the moving mean's initializer.
+        moving_var_init: the moving variance's initializer.
+        use_batch_statistics: None follows ``training``; True/False forces batch/moving statistics.
+        dtype: the parameter dtype.
+
+    Raises:
+        TypeError: when ``num_features`` is not an int.
+        ValueError: for a bad ``num_features``, ``momentum`` or ``use_batch_statistics``; at call
+            time, for an input that is not 5-D.
+
+    Example:
+        >>> [p.name for p in BatchNorm3d(2).get_parameters()]
+        ['bn2d.moving_mean', 'bn2d.moving_variance', 'bn2d.gamma', 'bn2d.beta']
+    """
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
+                 gamma_init: Any = "ones", beta_init: Any = "zeros", moving_mean_init: Any = "zeros",
+                 moving_var_init: Any = "ones", use_batch_statistics: bool | None = None,
+                 dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        self.bn2d = BatchNorm2d(num_features=num_features, eps=eps, momentum=momentum, affine=affine,
+                                gamma_init=gamma_init, beta_init=beta_init, moving_mean_init=moving_mean_init,
+                                moving_var_init=moving_var_init, use_batch_statistics=use_batch_statistics,
+                                data_format="NCHW", dtype=dtype)
+
+    def construct(self, x: Any) -> Tensor:
+        v = to_tf(x)
+        if v.shape.rank != 5:
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have 5 dims, but got {v.shape.rank}.")
+        shape = tf.shape(v)
+        y = to_tf(self.bn2d(_wrap(tf.reshape(v, tf.stack([shape[0], shape[1], shape[2] * shape[3], shape[4]])))))
+        return _wrap(tf.reshape(y, shape))
+
+
+class LayerNorm(Cell):
+    """Layer normalization over the dimensions from ``begin_norm_axis`` on.
+
+    ``gamma`` and ``beta`` have shape ``normalized_shape`` and apply to the dimensions from
+    ``begin_params_axis`` on. Note MindSpore's default ``epsilon`` of 1e-7.
+
+    Args:
+        normalized_shape: a tuple or list of ints: the shape of gamma and beta.
+        begin_norm_axis: the first normalised dimension.
+        begin_params_axis: the first dimension gamma and beta apply to.
+        gamma_init: gamma's initializer.
+        beta_init: beta's initializer.
+        epsilon: added to the variance.
+        dtype: the parameter dtype.
+
+    Raises:
+        TypeError: when ``normalized_shape`` is not a tuple or list.
+        ValueError: when it is empty; at call time, when the input's trailing shape differs.
+
+    Example:
+        >>> LayerNorm((4,)).gamma.shape
+        (4,)
+    """
+
+    def __init__(self, normalized_shape: tuple | list, begin_norm_axis: int = -1, begin_params_axis: int = -1,
+                 gamma_init: Any = "ones", beta_init: Any = "zeros", epsilon: float = 1e-7,
+                 dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        if not isinstance(normalized_shape, (tuple, list)):
+            raise TypeError(f"For '{self.cls_name}', the type of 'normalized_shape' must be tuple[int] or list[int], "
+                            f"but got {normalized_shape!r} and the type is {type(normalized_shape)}.")
+        if not normalized_shape:
+            raise ValueError(f"For '{self.cls_name}', expected normalized_shape to be at least 1-dimensional, i.e., "
+                             f"containing at least one element, but got normalized_shape = {normalized_shape!r}.")
+        self.normalized_shape = normalized_shape
+        self.begin_norm_axis = validator.check_int(begin_norm_axis, "begin_norm_axis", self.cls_name)
+        self.begin_params_axis = validator.check_int(begin_params_axis, "begin_params_axis", self.cls_name)
+        self.epsilon = epsilon
+        self.gamma = Parameter(initializer(gamma_init, normalized_shape, dtype=dtype), name="gamma")
+        self.beta = Parameter(initializer(beta_init, normalized_shape, dtype=dtype), name="beta")
+
+    def construct(self, input_x: Any) -> Tensor:
+        v = to_tf(input_x)
+        out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
+        st = _stat_dtype(out_dtype)
+        v = cast_to(v, st)
+        rank = v.shape.rank
+        norm_axis = self.begin_norm_axis % rank
+        params_axis = self.begin_params_axis % rank
+        pshape = tuple(self.gamma.shape)
+        got = tuple(v.shape.as_list()[params_axis:])
+        if len(got) != len(pshape) or any(g is not None and g != p for g, p in zip(got, pshape)):
+            raise ValueError(f"For '{self.cls_name}', the input shape from 'begin_params_axis' "
+                             f"{self.begin_params_axis} must equal 'normalized_shape' {tuple(self.normalized_shape)}, "
+                             f"but got input shape {tuple(v.shape.as_list())}.")
+        mean, var = tf.nn.moments(v, list(range(norm_axis, rank)), keepdims=True)
+        y = (v - mean) * tf.math.rsqrt(var + tf.cast(self.epsilon, st))
+        y = y * read_param(self.gamma, st) + read_param(self.beta, st)
+        return _wrap(cast_to(y, out_dtype))
+
+    def extend_repr(self) -> str:
+        return (f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}, "
+                f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, beta={self.beta}")
+
+
+class GroupNorm(Cell):
+    """Group normalization: the channels of an ``(N, C, *)`` input split into ``num_groups`` groups,
+    each normalised over its channels and all spatial positions, then scaled per channel.
+
+    Args:
+        num_groups: the number of groups.
+        num_channels: the number of channels C (divisible by ``num_groups``).
+        eps: added to the variance (a float).
+        affine: whether gamma and beta are trained.
+        gamma_init: gamma's initializer.
+        beta_init: beta's initializer.
+        dtype: the parameter dtype.
+
+    Raises:
+        TypeError: when ``eps`` is not a float or ``affine`` not a bool.
+        ValueError: for non-positive sizes or channels not divisible by ``num_groups``.
+
+    Example:
+        >>> GroupNorm(2, 4)
+        GroupNorm(num_groups=2, num_channels=4)
+    """
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-05, affine: bool = True,
+                 gamma_init: Any = "ones", beta_init: Any = "zeros", dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        self.num_groups = validator.check_positive_int(num_groups, "num_groups", self.cls_name)
+        self.num_channels = validator.check_positive_int(num_channels, "num_channels", self.cls_name)
+        if num_channels % num_groups != 0:
+            raise ValueError(f"For '{self.cls_name}', the 'num_channels' must be divided by 'num_groups', but got "
+                             f"'num_channels': {num_channels}, 'num_groups': {num_groups}.")
+        self.eps = validator.check_value_type(eps, [float], "eps", self.cls_name)
+        self.affine = validator.check_bool(affine, "affine", self.cls_name)
+        self.gamma = Parameter(initializer(gamma_init, self.num_channels, dtype=dtype), name="gamma",
+                               requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, self.num_channels, dtype=dtype), name="beta",
+                              requires_grad=affine)
+
+    def construct(self, x: Any) -> Tensor:
+        v = to_tf(x)
+        out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
+        st = _stat_dtype(out_dtype)
+        v = cast_to(v, st)
+        rank = v.shape.rank
+        if rank is None or rank < 2:
+            raise ValueError(f"For '{self.cls_name}', the input must have at least 2 dims, but got {rank}.")
+        if v.shape[1] is not None and v.shape[1] != self.num_channels:
+            raise ValueError(f"For '{self.cls_name}', the channel (the second dim of the input 'x') must be equal to "
+                             f"num_channels, but got channel: {v.shape[1]}, num_channels: {self.num_channels}.")
+        shape = tf.shape(v)
+        grouped = tf.reshape(v, tf.stack([shape[0], self.num_groups, -1]))
+        mean, var = tf.nn.moments(grouped, [2], keepdims=True)
+        y = tf.reshape((grouped - mean) * tf.math.rsqrt(var + tf.cast(self.eps, st)), shape)
+        cshape = [1, self.num_channels] + [1] * (rank - 2)
+        y = y * tf.reshape(read_param(self.gamma, st), cshape) + tf.reshape(read_param(self.beta, st), cshape)
+        return _wrap(cast_to(y, out_dtype))
+
+    def extend_repr(self) -> str:
+        return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
+
+
+class _InstanceNorm(Cell):
+    """Instance normalization: each sample's channel normalised over its spatial positions."""
+
+    _rank = 4
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = True,
+                 gamma_init: Any = "ones", beta_init: Any = "zeros", dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        name = self.cls_name
+        validator.check_value_type(num_features, [int], "num_features", name)
+        validator.check_value_type(eps, [float], "eps", name)
+        validator.check_value_type(momentum, [float], "momentum", name)
+        validator.check_value_type(affine, [bool], "affine", name)
+        for key, val in (("gamma_init", gamma_init), ("beta_init", beta_init)):
+            if not isinstance(val, (Tensor, numbers.Number, str, Initializer)):
+                raise TypeError(f"For '{name}', the type of '{key}' must be in [Tensor, numbers.Number, str, "
+                                f"Initializer], but got type {type(val).__name__}: {val!r}.")
+            if isinstance(val, Tensor) and val.dtype != mstype.float32:
+                raise TypeError(f"For '{name}', the type of '{key}' must be float32, but got {val.dtype}.")
+        if num_features < 1:
+            raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got {num_features}.")
+        _check_momentum(name, momentum)
+        self.num_features = num_features
+        self.eps = eps
+        self.moving_mean = Parameter(initializer("zeros", num_features, dtype=dtype), name="mean", requires_grad=False)
+        self.moving_variance = Parameter(initializer("ones", num_features, dtype=dtype), name="variance",
+                                         requires_grad=False)
+        self.gamma = Parameter(initializer(gamma_init, num_features, dtype=dtype), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, num_features, dtype=dtype), name="beta", requires_grad=affine)
+        self.momentum = momentum
+
+    def construct(self, x: Any) -> Tensor:
+        v = to_tf(x)
+        if v.shape.rank != self._rank:
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have {self._rank} dims, but got "
+                             f"{v.shape.rank}.")
+        if v.shape[1] is not None and v.shape[1] != self.num_features:
+            raise ValueError(f"For '{self.cls_name}', the channel (the second dim of the input) must be equal to "
+                             f"num_features, but got channel: {v.shape[1]}, num_features: {self.num_features}.")
+        out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
+        st = _stat_dtype(out_dtype)
+        v = cast_to(v, st)
+        axes = list(range(2, self._rank))
+        mean, var = tf.nn.moments(v, axes, keepdims=True)
+        if self.training:
+            n = _count(v, axes, st)
+            keep = self.momentum
+            _update_moving(self.moving_mean, tf.reduce_mean(mean, axis=[0] + axes), keep)
+            _update_moving(self.moving_variance, tf.reduce_mean(var, axis=[0] + axes) * n / tf.maximum(n - 1, 1),
+                           keep)
+        cshape = [1, self.num_features] + [1] * (self._rank - 2)
+        y = (v - mean) * tf.math.rsqrt(var + tf.cast(self.eps, st))
+        y = y * tf.reshape(read_param(self.gamma, st), cshape) + tf.reshape(read_param(self.beta, st), cshape)
+        return _wrap(cast_to(y, out_dtype))
+
+    def extend_repr(self) -> str:
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
+                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+
+
+_INSTANCE_DOC = """Instance normalization over a {rank}-D input ``{shape}``.
+
+    Each sample's channel is normalised over its spatial positions (biased variance), then scaled
+    by ``gamma`` and shifted by ``beta`` per channel. Instance statistics are used in training and
+    evaluation alike. In training the moving statistics are updated as
+    ``moving = momentum * moving + (1 - momentum) * batch`` with the batch mean of the instance
+    means and of the unbiased instance variances; they do not enter the output.
+
+    Args:
+        num_features: the number of channels C.
+        eps: added to the variance (a float).
+        momentum: the weight of the old moving statistics, a float in [0, 1].
+        affine: whether gamma and beta are trained.
+        gamma_init: gamma's initializer.
+        beta_init: beta's initializer.
+        dtype: the parameter dtype.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for a bad ``num_features`` or ``momentum``; at call time, for an input of
+            another rank.
+
+    Example:
+        >>> {name}(3).gamma.shape
+        (3,)
+    """
+
+
+class InstanceNorm1d(_InstanceNorm):
+    __doc__ = _INSTANCE_DOC.format(rank=3, shape="(N, C, L)", name="InstanceNorm1d")
+    _rank = 3
+
+
+class InstanceNorm2d(_InstanceNorm):
+    __doc__ = _INSTANCE_DOC.format(rank=4, shape="(N, C, H, W)", name="InstanceNorm2d")
+    _rank = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    __doc__ = _INSTANCE_DOC.format(rank=5, shape="(N, C, D, H, W)", name="InstanceNorm3d")
+    _rank = 5

@@ -1,9 +1,12 @@
-"""Pooling layers: ``MaxPool2d`` and ``AvgPool2d`` over NCHW input.
+"""Pooling layers over channels-first input: ``MaxPool1d/2d``, ``AvgPool1d/2d``, ``AdaptiveAvgPool1d/2d``,
+``AdaptiveMaxPool1d/2d``.
 
-``pad_mode`` 'valid' and 'same' map to TensorFlow's VALID and SAME pooling (SAME average pooling
-excludes the padding, as MindSpore's does). 'pad' takes an explicit ``padding`` and ``ceil_mode``
-(and ``count_include_pad``/``divisor_override`` for average pooling). TensorFlow's CPU pooling
-kernels need NHWC, so off GPU the op transposes around the pool.
+``pad_mode`` 'valid' and 'same' map to TensorFlow's VALID and SAME pooling (SAME max pooling pads
+with -inf, SAME average pooling leaves the padding out of the divisor, as MindSpore's do). 'pad'
+takes an explicit symmetric ``padding`` with PyTorch's ``ceil_mode`` rule (and ``dilation`` /
+``return_indices`` for max pooling, ``count_include_pad`` / ``divisor_override`` for average
+pooling). TensorFlow's CPU pooling kernels take NCHW only in some builds; elsewhere the ops
+transpose to NHWC and back.
 
 Example:
     >>> import numpy as np
@@ -16,19 +19,61 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from tfspore import context as _context
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
-from tfspore.nn.layer._utils import cast_to, compute_dtype, nchw_native, to_tf
+from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
+from tfspore.ops.function import _pool
+from tfspore.ops.function._layout import nchw_supported
 
-__all__ = ["MaxPool2d", "AvgPool2d"]
+__all__ = ["MaxPool2d", "MaxPool1d", "AvgPool2d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
 
 
 def _pair(v: Any) -> tuple[int, int]:
     return (v, v) if isinstance(v, numbers.Integral) else (v[0], v[1]) if len(v) == 2 else (v[0], v[0])
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _tf_pool(kind: str, x: tf.Tensor, ksize: tuple, strides: tuple, padding: str, data_format: str) -> tf.Tensor:
+    """Max or average pooling of a 4-D tensor laid out as ``data_format`` (NCHW transposed where needed)."""
+    fn = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
+    if data_format == "NHWC":
+        return fn(x, list(ksize), list(strides), padding, data_format="NHWC")
+    if nchw_supported(kind + "pool"):
+        return fn(x, [1, 1, *ksize], [1, 1, *strides], padding, data_format="NCHW")
+    y = fn(tf.transpose(x, [0, 2, 3, 1]), list(ksize), list(strides), padding)
+    return tf.transpose(y, [0, 3, 1, 2])
+
+
+def _same_pads(n: int, k: int, s: int) -> tuple[int, int, int]:
+    """SAME padding ``(before, after)`` and output size for a length ``n``."""
+    out = -(-n // s)
+    need = max((out - 1) * s + k - n, 0)
+    return need // 2, need - need // 2, out
+
+
+def _avg_pool_same(x: tf.Tensor, k: tuple, s: tuple, count_include_pad: bool, divisor: int) -> tf.Tensor:
+    """SAME average pooling with an explicit divisor rule (MindSpore's AvgPool3D in 'same' mode)."""
+    h, w = x.shape[2], x.shape[3]
+    (ht, hb, oh), (wl, wr, ow) = _same_pads(h, k[0], s[0]), _same_pads(w, k[1], s[1])
+    padded = tf.pad(x, [[0, 0], [0, 0], [ht, hb], [wl, wr]])
+    sums = _tf_pool("avg", padded, k, s, "VALID", "NCHW") * float(k[0] * k[1])
+    if divisor:
+        return sums / tf.cast(divisor, sums.dtype)
+
+    def counts(n: int, kk: int, ss: int, lo: int, hi: int, out: int) -> np.ndarray:
+        lo_b, hi_b = (-lo, n + hi) if count_include_pad else (0, n)
+        return np.array([min(o * ss - lo + kk, hi_b) - max(o * ss - lo, lo_b) for o in range(out)], np.float64)
+    div = np.outer(counts(h, k[0], s[0], ht, hb, oh), counts(w, k[1], s[1], wl, wr, ow))
+    return sums / tf.constant(div, sums.dtype)
 
 
 class _PoolNd(Cell):
@@ -41,27 +86,35 @@ class _PoolNd(Cell):
         self.format = validator.check_string(data_format, ["NCHW", "NHWC"], "format", self.cls_name)
         target = _context.get_context("device_target")
         if target != "GPU" and self.format == "NHWC":
-            raise ValueError(f"For '{self.cls_name}, the 'NHWC' format only support in GPU target, but got device "
+            raise ValueError(f"For '{self.cls_name}', the 'NHWC' format only support in GPU target, but got device "
                              f"target {target}.")
         self.kernel_size = self._check_int_or_tuple("kernel_size", kernel_size)
         self.stride = self._check_int_or_tuple("stride", stride)
 
     def _check_int_or_tuple(self, arg_name: str, value: Any) -> Any:
         validator.check_value_type(value, [int, tuple], arg_name, self.cls_name)
-        msg = f"For '{self.cls_name}', the '{arg_name}' must be an positive int number or a tuple, but got {value}"
+        msg = f"For '{self.cls_name}', the '{arg_name}' must be an positive int number or a tuple, but got {value!r}."
         if isinstance(value, int):
             if value <= 0:
                 raise ValueError(msg)
             return value
         for item in value:
-            if isinstance(item, bool) or not isinstance(item, int) or item <= 0:
+            if not _is_int(item) or item <= 0:
                 raise ValueError(msg)
         if len(value) == 1:
             return value[0]
-        if len(value) != 2:
-            raise ValueError(f"For '{self.cls_name}', the '{arg_name}' must be an positive int number or a tuple of "
-                             f"two positive int numbers, but got {value}")
         return value
+
+    def _check_len2(self, arg_name: str, value: Any) -> None:
+        if isinstance(value, tuple) and len(value) != 2:
+            raise ValueError(f"For {self.cls_name}, the length of {arg_name} must be equal to 2, but got {len(value)}: "
+                             f"{value!r}.")
+
+    def _input(self, x: Any) -> tf.Tensor:
+        v = to_tf(x)
+        if v.dtype.is_floating or self._mixed_precision_type is not None:
+            v = cast_to(v, compute_dtype(self, v))
+        return v
 
     def construct(self, *inputs: Any) -> Any:
         raise NotImplementedError
@@ -69,75 +122,73 @@ class _PoolNd(Cell):
     def extend_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
 
-    # -------------------------------------------------------------- helpers
-    def _explicit_pads(self, padding: Any) -> tuple[int, int]:
-        validator.check_value_type(padding, [int, tuple, list], "padding", self.cls_name)
-        if isinstance(padding, int):
-            validator.check_non_negative_int(padding, "padding", self.cls_name)
-            return padding, padding
-        for p in padding:
-            validator.check_non_negative_int(p, "padding", self.cls_name)
-        if len(padding) == 1:
-            return padding[0], padding[0]
-        if len(padding) != 2:
-            raise ValueError(f"For {self.cls_name}, the padding must be a int or tuple/list contains 1 or 2 int, but "
-                             f"got tuple/list with length:{len(padding)}.")
-        return padding[0], padding[1]
 
-    @staticmethod
-    def _out_size(size: int, k: int, s: int, p: int, ceil_mode: bool) -> int:
-        num = size + 2 * p - k
-        out = (-(-num // s) if ceil_mode else num // s) + 1
-        if ceil_mode and (out - 1) * s >= size + p:
-            out -= 1
-        return out
-
-    def _extra_pads(self, v: tf.Tensor, ceil_mode: bool) -> list[tuple[int, int]]:
-        """Per spatial dim ``(before, after)`` padding for 'pad' mode, given an NHWC input."""
-        kh, kw = _pair(self.kernel_size)
-        sh, sw = _pair(self.stride)
-        out = []
-        for size, k, s, p in ((v.shape[1], kh, sh, self._pads[0]), (v.shape[2], kw, sw, self._pads[1])):
-            if size is None:
-                raise ValueError(f"For '{self.cls_name}', pad_mode 'pad' needs static spatial dims.")
-            o = self._out_size(size, k, s, p, ceil_mode)
-            after = max((o - 1) * s + k - size - p, 0)
-            out.append((p, after))
-        return out
-
-    def _run_nhwc(self, v: tf.Tensor, fn: Any) -> tf.Tensor:
-        """Run ``fn`` on ``v`` laid out as NHWC, whatever the layer's format and device."""
-        if self.format == "NHWC":
-            return fn(v, "NHWC")
-        squeeze = v.shape.rank == 3
-        if squeeze:
-            v = v[None]
-        if nchw_native() and not self._explicit:
-            y = fn(v, "NCHW")
-        else:
-            y = tf.transpose(fn(tf.transpose(v, [0, 2, 3, 1]), "NHWC"), [0, 3, 1, 2])
-        return y[0] if squeeze else y
+def _check_rank(name: str, v: tf.Tensor, ranks: tuple) -> None:
+    if v.shape.rank not in ranks:
+        dims = " or ".join(str(r) for r in ranks)
+        raise ValueError(f"For '{name}', the input must be a {dims}-D tensor, but got shape "
+                         f"{tuple(v.shape.as_list()) if v.shape.rank is not None else None}.")
 
 
+def _maxpool_padding(name: str, padding: Any, nd: int) -> tuple[int, ...]:
+    validator.check_value_type(padding, [int, tuple, list], "padding", name)
+    if isinstance(padding, int):
+        return (padding,) * nd
+    for p in padding:
+        validator.check_non_negative_int(p, "padding", name)
+    if len(padding) == 1:
+        return tuple(padding) * nd
+    if len(padding) != nd:
+        raise ValueError(f"For {name}, the length of padding must equal to {nd}, but got {len(padding)}: "
+                         f"{padding!r}.")
+    return tuple(padding)
+
+
+def _maxpool_dilation(name: str, dilation: Any, nd: int) -> tuple[int, ...]:
+    if _is_int(dilation):
+        return (int(dilation),) * nd
+    if isinstance(dilation, tuple):
+        if len(dilation) == 1:
+            return (dilation[0],) * nd
+        if len(dilation) == nd:
+            return tuple(dilation)
+        raise ValueError(f"For {name}, the length of 'dilation' must be 1 or {nd}, but got {len(dilation)}: "
+                         f"{dilation!r}.")
+    raise ValueError(f"For {name}, the 'dilation' must be int or tuple, but got {type(dilation).__name__}: "
+                     f"{dilation!r}.")
+
+
+def _check_pad_vs_kernel(name: str, pads: tuple, kernel: tuple) -> None:
+    for p, k in zip(pads, kernel):
+        if p < 0 or 2 * p > k:
+            raise ValueError(f"For '{name}', the 'padding' must be non-negative and at most half of 'kernel_size', "
+                             f"but got padding={pads} and kernel_size={kernel}.")
+
+
+# ----------------------------------------------------------------------------------- max pooling
 class MaxPool2d(_PoolNd):
-    """2D max pooling (MindSpore's ``nn.MaxPool2d``).
+    """2-D max pooling (MindSpore's ``nn.MaxPool2d``).
 
     Args:
         kernel_size: an int or ``(kh, kw)``.
         stride: an int or ``(sh, sw)``.
         pad_mode: ``'valid'``, ``'same'`` or ``'pad'`` (case-insensitive).
-        padding: with ``'pad'``, an int or ``(ph, pw)``.
-        dilation: only 1 is supported.
-        return_indices: not supported.
+        padding: with ``'pad'``, an int or ``(ph, pw)`` (at most half the kernel).
+        dilation: with ``'pad'``, an int or ``(dh, dw)``.
+        return_indices: with ``'pad'``, also return the int64 argmax positions in each ``H * W`` plane.
         ceil_mode: with ``'pad'``, round the output size up.
         data_format: ``'NCHW'``, or ``'NHWC'`` on GPU.
 
     Inputs:
         x: a Tensor of shape ``(N, C, H, W)`` or ``(C, H, W)``.
 
+    Outputs:
+        The pooled Tensor, or ``(output, indices)`` with ``return_indices``.
+
     Raises:
-        ValueError: for bad sizes or modes, or non-default ``padding``/``ceil_mode`` without 'pad'.
-        NotImplementedError: for ``dilation != 1`` or ``return_indices``.
+        TypeError: for arguments of the wrong type.
+        ValueError: for bad sizes or modes, or non-default ``padding``, ``dilation``,
+            ``return_indices`` or ``ceil_mode`` without 'pad'.
 
     Example:
         >>> MaxPool2d(kernel_size=2, stride=2)
@@ -149,58 +200,144 @@ class MaxPool2d(_PoolNd):
                  data_format: str = "NCHW") -> None:
         super().__init__(kernel_size, stride, pad_mode, data_format)
         self.return_indices = return_indices
-        self._explicit = self.pad_mode == "PAD"
         self.ceil_mode = ceil_mode
         self.use_pad = self.pad_mode == "PAD"
         if self.use_pad:
             if self.format == "NHWC":
-                raise ValueError(f"For '{self.cls_name}, the 'NHWC' format are not support when 'pad_mode' is 'pad'.")
-            self._pads = self._explicit_pads(padding)
-            if dilation not in (1, (1,), (1, 1)) or return_indices:
-                raise NotImplementedError(f"For '{self.cls_name}', 'dilation' other than 1 and 'return_indices' are "
-                                          f"not supported yet, but got dilation={dilation}, "
-                                          f"return_indices={return_indices}.")
-            self.padding = padding
-        elif padding != 0 or dilation != 1 or return_indices or ceil_mode:
-            raise ValueError(f"For MaxPool2d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' can "
-                             f"not be set to non-default value when pad_mode is not 'pad', but got "
-                             f"pad_mode:{pad_mode}.")
+                raise ValueError(f"For '{self.cls_name}', the 'NHWC' format are not support when 'pad_mode' is 'pad'.")
+            self._check_len2("kernel_size", self.kernel_size)
+            self._check_len2("stride", self.stride)
+            self.padding = _maxpool_padding(self.cls_name, padding, 2)
+            self._dilation = _maxpool_dilation(self.cls_name, dilation, 2)
+            _check_pad_vs_kernel(self.cls_name, self.padding, _pair(self.kernel_size))
+        else:
+            if padding != 0 or dilation != 1 or return_indices or ceil_mode:
+                raise ValueError(f"For MaxPool2d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' "
+                                 f"can not be set to non-default value when pad_mode is not 'pad', but got "
+                                 f"pad_mode:{pad_mode}, padding:{padding}, dilation:{dilation}, "
+                                 f"return_indices:{return_indices}, ceil_mode:{ceil_mode}.")
+            self._check_len2("kernel_size", self.kernel_size)
+            self._check_len2("stride", self.stride)
 
-    def construct(self, x: Any) -> Tensor:
-        v = to_tf(x)
-        if v.dtype.is_floating or self._mixed_precision_type is not None:
-            v = cast_to(v, compute_dtype(self, v))
-        kh, kw = _pair(self.kernel_size)
-        sh, sw = _pair(self.stride)
+    def construct(self, x: Any) -> Any:
+        v = self._input(x)
+        _check_rank(self.cls_name, v, (3, 4))
+        k, s = _pair(self.kernel_size), _pair(self.stride)
+        if self.use_pad:
+            out = _pool.max_pool2d(v, k, s, self.padding, self._dilation, self.return_indices, self.ceil_mode)
+            return out
+        squeeze = v.shape.rank == 3
+        if squeeze:
+            v = v[None]
+        y = _tf_pool("max", v, k, s, self.pad_mode, self.format)
+        return _wrap(y[0] if squeeze else y)
 
-        def pool(t: tf.Tensor, layout: str) -> tf.Tensor:
-            if self.use_pad:
-                (pt, pb), (pl, pr) = self._extra_pads(t, self.ceil_mode)
-                t = tf.pad(t, [[0, 0], [pt, pb], [pl, pr], [0, 0]], constant_values=t.dtype.min)
-                return tf.nn.max_pool2d(t, [kh, kw], [sh, sw], "VALID", data_format="NHWC")
-            ksize = [1, 1, kh, kw] if layout == "NCHW" else [1, kh, kw, 1]
-            strides = [1, 1, sh, sw] if layout == "NCHW" else [1, sh, sw, 1]
-            return tf.nn.max_pool2d(t, ksize, strides, self.pad_mode, data_format=layout)
-        return _wrap(self._run_nhwc(v, pool))
+
+class MaxPool1d(_PoolNd):
+    """1-D max pooling over ``(N, C, L)`` or ``(C, L)`` input (MindSpore's ``nn.MaxPool1d``).
+
+    Args:
+        kernel_size: the window length (an int).
+        stride: the stride (an int).
+        pad_mode: ``'valid'``, ``'same'`` or ``'pad'`` (case-insensitive).
+        padding: with ``'pad'``, the padding on both sides (an int or a 1-tuple).
+        dilation: with ``'pad'``, the dilation.
+        return_indices: with ``'pad'``, also return the int64 argmax positions.
+        ceil_mode: with ``'pad'``, round the output size up.
+
+    Inputs:
+        x: a Tensor of shape ``(N, C, L)`` or ``(C, L)``.
+
+    Outputs:
+        The pooled Tensor, or ``(output, indices)`` with ``return_indices``.
+
+    Raises:
+        TypeError: when ``kernel_size`` or ``stride`` is not an int.
+        ValueError: for bad sizes or modes.
+
+    Example:
+        >>> MaxPool1d(3, 2)
+        MaxPool1d(kernel_size=(1, 3), stride=(1, 2), pad_mode=VALID)
+    """
+
+    def __init__(self, kernel_size: int = 1, stride: int = 1, pad_mode: str = "valid", padding: Any = 0,
+                 dilation: Any = 1, return_indices: bool = False, ceil_mode: bool = False) -> None:
+        super().__init__(kernel_size, stride, pad_mode)
+        for arg, value in (("kernel_size", kernel_size), ("stride", stride)):
+            validator.check_int(value, arg, self.cls_name)
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+        self._k, self._s = int(kernel_size), int(stride)
+        self.use_pad = self.pad_mode == "PAD"
+        if self.use_pad:
+            self.kernel_size = (1, 1, kernel_size)
+            self.stride = (1, 1, stride)
+            self.padding = _maxpool_padding(self.cls_name, padding, 1)
+            self._dilation = _maxpool_dilation(self.cls_name, dilation, 1)
+            _check_pad_vs_kernel(self.cls_name, self.padding, (self._k,))
+        else:
+            self.kernel_size = (1, kernel_size)
+            self.stride = (1, stride)
+            if padding != 0 or dilation != 1 or return_indices or ceil_mode:
+                raise ValueError(f"For MaxPool1d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' "
+                                 f"can not be set to non-default value when pad_mode is not 'pad', but got "
+                                 f"pad_mode:{pad_mode}, padding:{padding}, dilation:{dilation}, "
+                                 f"return_indices:{return_indices}, ceil_mode:{ceil_mode}.")
+
+    def construct(self, x: Any) -> Any:
+        v = self._input(x)
+        _check_rank(self.cls_name, v, (2, 3))
+        squeeze = v.shape.rank == 2
+        if squeeze:
+            v = v[None]
+        v = v[:, :, None, :]
+        if self.use_pad:
+            out = _pool.max_pool2d(v, (1, self._k), (1, self._s), (0, self.padding[0]), (1, self._dilation[0]),
+                                   self.return_indices, self.ceil_mode)
+            outs = out if isinstance(out, tuple) else (out,)
+            outs = tuple(_wrap(to_tf(o)[0, :, 0] if squeeze else to_tf(o)[:, :, 0]) for o in outs)
+            return outs if self.return_indices else outs[0]
+        y = _tf_pool("max", v, (1, self._k), (1, self._s), self.pad_mode, "NCHW")[:, :, 0]
+        return _wrap(y[0] if squeeze else y)
+
+
+# ------------------------------------------------------------------------------- average pooling
+def _avg_padding(name: str, padding: Any, nd: int) -> tuple[int, ...]:
+    validator.check_value_type(padding, [int, tuple, list], "padding", name)
+    if isinstance(padding, int):
+        validator.check_non_negative_int(padding, "padding", name)
+        return (padding,) * nd
+    for p in padding:
+        validator.check_non_negative_int(p, "padding", name)
+    if len(padding) == nd:
+        return tuple(padding)
+    if len(padding) == 1:
+        return tuple(padding) * nd
+    if nd == 1:
+        raise ValueError(f"For {name}, the padding must be a int or tuple/list contains one int, but got tuple/list "
+                         f"with length:{len(padding)}: {padding!r}.")
+    raise ValueError(f"For {name}, the padding must be a int or tuple/list contains 1 or {nd} int, but got "
+                     f"tuple/list with length:{len(padding)}: {padding!r}.")
 
 
 class AvgPool2d(_PoolNd):
-    """2D average pooling (MindSpore's ``nn.AvgPool2d``).
+    """2-D average pooling (MindSpore's ``nn.AvgPool2d``).
 
     Args:
         kernel_size: an int or ``(kh, kw)``.
         stride: an int or ``(sh, sw)`` (default 1).
         pad_mode: ``'valid'``, ``'same'`` (padding excluded from the average) or ``'pad'``.
-        padding: with ``'pad'``, an int or ``(ph, pw)``.
+        padding: with ``'pad'``, an int or ``(ph, pw)`` (at most half the kernel).
         ceil_mode: round the output size up.
-        count_include_pad: with ``'pad'``, count the zero padding in the divisor.
-        divisor_override: a fixed divisor.
+        count_include_pad: count the zero padding in the divisor.
+        divisor_override: a fixed divisor (> 0).
         data_format: ``'NCHW'``, or ``'NHWC'`` on GPU.
 
     Inputs:
         x: a Tensor of shape ``(N, C, H, W)`` or ``(C, H, W)``.
 
     Raises:
+        TypeError: for arguments of the wrong type.
         ValueError: for bad sizes or modes.
 
     Example:
@@ -214,48 +351,276 @@ class AvgPool2d(_PoolNd):
         super().__init__(kernel_size, stride, pad_mode, data_format)
         self.is_expand = (self.pad_mode == "PAD" or padding != 0 or ceil_mode or not count_include_pad
                           or divisor_override is not None)
-        self._explicit = self.is_expand
+        self._check_len2("kernel_size", self.kernel_size)
+        self._check_len2("stride", self.stride)
         if self.is_expand:
             if self.format == "NHWC":
-                raise ValueError(f"For '{self.cls_name}, the 'NHWC' format are not support when 'pad_mode' is 'pad' or "
-                                 f"'padding' is not 0 or 'ceil_mode' is not False or 'count_include_pad' is not True"
-                                 f"or divisor_override is not None, but got pade_mode:{pad_mode}, padding:{padding}, "
-                                 f"ceil_mode:{ceil_mode}, count_include_pad:{count_include_pad}, "
+                raise ValueError(f"For '{self.cls_name}', the 'NHWC' format are not support when 'pad_mode' is 'pad' "
+                                 f"or 'padding' is not 0 or 'ceil_mode' is not False or 'count_include_pad' is not "
+                                 f"True or divisor_override is not None, but got pad_mode:{pad_mode}, "
+                                 f"padding:{padding}, ceil_mode:{ceil_mode}, count_include_pad:{count_include_pad}, "
                                  f"divisor_override:{divisor_override}.")
             if divisor_override is not None and divisor_override <= 0:
                 raise ValueError(f"For '{self.cls_name}', the 'divisor_override' must be > 0, but got "
                                  f"{divisor_override}.")
-            if self.pad_mode != "PAD" and padding != 0:
-                raise ValueError(f"For '{self.cls_name}', the 'padding' must be 0 when 'pad_mode' is not 'pad', but "
-                                 f"got padding={padding} and pad_mode={pad_mode}.")
-            self._pads = self._explicit_pads(padding)
+            self._pads = _avg_padding(self.cls_name, padding, 2)
+            if self.pad_mode != "PAD" and any(self._pads):
+                raise ValueError(f"For '{self.cls_name}', the 'padding' must be zero when 'pad_mode' is not 'pad', "
+                                 f"but got padding={padding} and pad_mode={pad_mode}.")
+            _check_pad_vs_kernel(self.cls_name, self._pads, _pair(self.kernel_size))
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
+    def _pool(self, v: tf.Tensor, k: tuple, s: tuple) -> tf.Tensor:
+        if not self.is_expand:
+            return _tf_pool("avg", v, k, s, self.pad_mode, self.format)
+        div = self.divisor_override or 0
+        if self.pad_mode == "SAME":
+            return _avg_pool_same(v, k, s, self.count_include_pad, div)
+        return to_tf(_pool.avg_pool2d(v, k, s, self._pads, self.ceil_mode, self.count_include_pad, div))
+
+    def construct(self, x: Any) -> Tensor:
+        v = self._input(x)
+        _check_rank(self.cls_name, v, (3, 4))
+        squeeze = v.shape.rank == 3
+        if squeeze:
+            v = v[None]
+        y = self._pool(v, _pair(self.kernel_size), _pair(self.stride))
+        return _wrap(y[0] if squeeze else y)
+
+
+class AvgPool1d(AvgPool2d):
+    """1-D average pooling over ``(N, C, L)`` or ``(C, L)`` input (MindSpore's ``nn.AvgPool1d``).
+
+    Args:
+        kernel_size: the window length (an int).
+        stride: the stride (an int).
+        pad_mode: ``'valid'``, ``'same'`` or ``'pad'``.
+        padding: with ``'pad'``, the padding on both sides (an int or a 1-tuple).
+        ceil_mode: round the output size up.
+        count_include_pad: count the zero padding in the divisor.
+
+    Inputs:
+        x: a Tensor of shape ``(N, C, L)`` or ``(C, L)``.
+
+    Raises:
+        TypeError: when ``kernel_size`` or ``stride`` is not an int.
+        ValueError: for bad sizes or modes.
+
+    Example:
+        >>> AvgPool1d(3, 2)
+        AvgPool1d(kernel_size=(1, 3), stride=(1, 2), pad_mode=VALID)
+    """
+
+    def __init__(self, kernel_size: int = 1, stride: int = 1, pad_mode: str = "valid", padding: Any = 0,
+                 ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        _PoolNd.__init__(self, kernel_size, stride, pad_mode)
+        validator.check_int(self.kernel_size, "kernel_size", self.cls_name)
+        validator.check_int(self.stride, "stride", self.cls_name)
+        self._k, self._s = int(self.kernel_size), int(self.stride)
+        self.is_expand = self.pad_mode == "PAD" or padding != 0 or ceil_mode or not count_include_pad
+        self.divisor_override = None
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.format = "NCHW"
+        if self.is_expand:
+            pads = _avg_padding(self.cls_name, padding, 1)
+            if self.pad_mode != "PAD" and any(pads):
+                raise ValueError(f"For '{self.cls_name}', the 'padding' must be zero when 'pad_mode' is not 'pad', "
+                                 f"but got padding={padding} and pad_mode={pad_mode}.")
+            _check_pad_vs_kernel(self.cls_name, pads, (self._k,))
+            self._pads = (0, pads[0])
+        else:
+            self.kernel_size = (1, self._k)
+            self.stride = (1, self._s)
+
+    def construct(self, x: Any) -> Tensor:
+        v = self._input(x)
+        _check_rank(self.cls_name, v, (2, 3))
+        squeeze = v.shape.rank == 2
+        if squeeze:
+            v = v[None]
+        y = self._pool(v[:, :, None, :], (1, self._k), (1, self._s))[:, :, 0]
+        return _wrap(y[0] if squeeze else y)
+
+
+# ------------------------------------------------------------------------------ adaptive pooling
+def _adaptive_1d_check(name: str, v: tf.Tensor, output_size: int) -> int:
+    if v.shape.rank != 3:
+        raise ValueError(f"For {name}, the input must has 3 dim, but got {v.shape.rank}: shape "
+                         f"{tuple(v.shape.as_list()) if v.shape.rank is not None else None}.")
+    width = v.shape[2]
+    if width is None:
+        raise ValueError(f"For {name}, the input's last dimension must be static, but got shape "
+                         f"{tuple(v.shape.as_list())}.")
+    if width < output_size:
+        raise ValueError(f"For {name}, the input's last dimension must be greater or equal to output size "
+                         f"{output_size}, but got {width}.")
+    if width % output_size != 0:
+        raise ValueError(f"For {name}, the input's last dimension must be divisible by output size {output_size}, "
+                         f"but got {width}.")
+    if v.dtype not in (tf.float16, tf.float32):
+        raise TypeError(f"For {name}, the x_dtype must be float16 or float32, but got {v.dtype.name}.")
+    return width
+
+
+class _AdaptivePool1d(Cell):
+    _reduce = staticmethod(tf.reduce_mean)
+
+    def __init__(self, output_size: int) -> None:
+        super().__init__()
+        validator.check_value_type(output_size, [int], "output_size", self.cls_name)
+        if output_size < 1:
+            raise ValueError(f"For '{self.cls_name}', the 'output_size' must be int and must >= 1, but got "
+                             f"{output_size}.")
+        self.output_size = output_size
+
     def construct(self, x: Any) -> Tensor:
         v = to_tf(x)
-        v = cast_to(v, compute_dtype(self, v))
-        kh, kw = _pair(self.kernel_size)
-        sh, sw = _pair(self.stride)
+        if self._mixed_precision_type is not None:
+            v = cast_to(v, compute_dtype(self, v))
+        width = _adaptive_1d_check(self.cls_name, v, self.output_size)
+        shape = tf.concat([tf.shape(v)[:2], [self.output_size, width // self.output_size]], 0)
+        return _wrap(self._reduce(tf.reshape(v, shape), axis=-1))
 
-        def pool(t: tf.Tensor, layout: str) -> tf.Tensor:
-            if not self.is_expand:
-                ksize = [1, 1, kh, kw] if layout == "NCHW" else [1, kh, kw, 1]
-                strides = [1, 1, sh, sw] if layout == "NCHW" else [1, sh, sw, 1]
-                return tf.nn.avg_pool2d(t, ksize, strides, self.pad_mode, data_format=layout)
-            (pt, pb), (pl, pr) = self._extra_pads(t, self.ceil_mode)
-            h, w = t.shape[1], t.shape[2]
-            padded = tf.pad(t, [[0, 0], [pt, pb], [pl, pr], [0, 0]])
-            means = tf.nn.avg_pool2d(padded, [kh, kw], [sh, sw], "VALID")
-            if self.divisor_override is not None:
-                return means * tf.cast(kh * kw / self.divisor_override, t.dtype)
-            # the divisor counts the window inside the input (plus the explicit padding if counted)
-            if self.count_include_pad:
-                ph, pw = self._pads
-                region = tf.ones([1, pt + h + min(pb, ph), pl + w + min(pr, pw), 1], t.dtype)
-                region = tf.pad(region, [[0, 0], [0, pb - min(pb, ph)], [0, pr - min(pr, pw)], [0, 0]])
-            else:
-                region = tf.pad(tf.ones([1, h, w, 1], t.dtype), [[0, 0], [pt, pb], [pl, pr], [0, 0]])
-            return means / tf.nn.avg_pool2d(region, [kh, kw], [sh, sw], "VALID")
-        return _wrap(self._run_nhwc(v, pool))
+
+class AdaptiveAvgPool1d(_AdaptivePool1d):
+    """1-D adaptive average pooling to ``output_size`` (the length must be divisible by it).
+
+    Args:
+        output_size: the output length (an int >= 1).
+
+    Inputs:
+        input: a float16/float32 Tensor of shape ``(N, C, L)``.
+
+    Raises:
+        TypeError: when ``output_size`` is not an int, or the input is not float16/float32.
+        ValueError: when ``output_size < 1``, the input is not 3-D, or ``L`` is not a multiple.
+
+    Example:
+        >>> AdaptiveAvgPool1d(3)
+        AdaptiveAvgPool1d()
+    """
+
+
+class AdaptiveMaxPool1d(_AdaptivePool1d):
+    """1-D adaptive max pooling to ``output_size`` (the length must be divisible by it).
+
+    Args:
+        output_size: the output length (an int >= 1).
+
+    Inputs:
+        x: a float16/float32 Tensor of shape ``(N, C, L)``.
+
+    Raises:
+        TypeError: when ``output_size`` is not an int, or the input is not float16/float32.
+        ValueError: when ``output_size < 1``, the input is not 3-D, or ``L`` is not a multiple.
+
+    Example:
+        >>> AdaptiveMaxPool1d(3)
+        AdaptiveMaxPool1d()
+    """
+
+    _reduce = staticmethod(tf.reduce_max)
+
+
+def _check_output_size2(name: str, output_size: Any) -> Any:
+    validator.check_value_type(output_size, [int, tuple], "output_size", name)
+    if isinstance(output_size, tuple):
+        if len(output_size) != 2:
+            raise ValueError(f"For '{name}', the 'length of output_size' must be int and must = 2, but got "
+                             f"{len(output_size)}: {output_size!r}.")
+        for item in output_size:
+            if item is not None and (not _is_int(item) or item < 0):
+                raise ValueError(f"For '{name}', the 'output_size' must be a tuple of non-negative ints or None, "
+                                 f"but got {output_size!r}.")
+    elif output_size < 0:
+        raise ValueError(f"For '{name}', the 'output_size' must be non-negative, but got {output_size}.")
+    return output_size
+
+
+class AdaptiveAvgPool2d(Cell):
+    """2-D adaptive average pooling: output bin ``i`` averages rows ``[floor(i*H/oh), ceil((i+1)*H/oh))``.
+
+    Args:
+        output_size: an int or ``(oh, ow)``; a None entry keeps that input size.
+
+    Inputs:
+        input: a Tensor of shape ``(N, C, H, W)`` or ``(C, H, W)``.
+
+    Raises:
+        TypeError: when ``output_size`` is not an int or tuple.
+        ValueError: for a tuple not of length 2.
+
+    Example:
+        >>> AdaptiveAvgPool2d((2, 3))
+        AdaptiveAvgPool2d()
+    """
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = _check_output_size2(self.cls_name, output_size)
+
+    def construct(self, input: Any) -> Tensor:  # noqa: A002 (MindSpore's argument name)
+        v = to_tf(input)
+        if v.dtype.is_floating or self._mixed_precision_type is not None:
+            v = cast_to(v, compute_dtype(self, v))
+        _check_rank(self.cls_name, v, (3, 4))
+        return _pool.adaptive_avg_pool2d(v, self.output_size)
+
+
+class AdaptiveMaxPool2d(Cell):
+    """2-D adaptive max pooling, with the bins of :class:`AdaptiveAvgPool2d`.
+
+    Args:
+        output_size: an int or ``(oh, ow)``; a None entry keeps that input size.
+        return_indices: also return the int64 argmax positions within each ``H * W`` plane.
+
+    Inputs:
+        input: a Tensor of shape ``(N, C, H, W)`` or ``(C, H, W)``.
+
+    Outputs:
+        The pooled Tensor, or ``(output, indices)`` with ``return_indices``.
+
+    Raises:
+        TypeError: when ``output_size`` is not an int or tuple, or ``return_indices`` not a bool.
+        ValueError: for a tuple not of length 2.
+
+    Example:
+        >>> AdaptiveMaxPool2d(2)
+        AdaptiveMaxPool2d()
+    """
+
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size = _check_output_size2(self.cls_name, output_size)
+        self.return_indices = validator.check_bool(return_indices, "return_indices", self.cls_name)
+
+    def construct(self, input: Any) -> Any:  # noqa: A002 (MindSpore's argument name)
+        v = to_tf(input)
+        if v.dtype.is_floating or self._mixed_precision_type is not None:
+            v = cast_to(v, compute_dtype(self, v))
+        _check_rank(self.cls_name, v, (3, 4))
+        h, w = v.shape[-2], v.shape[-1]
+        if h is None or w is None:
+            raise ValueError(f"For '{self.cls_name}', the spatial dimensions must be static, but got shape "
+                             f"{tuple(v.shape.as_list())}.")
+        oh, ow = _pool._out_size2(self.cls_name, self.output_size, h, w)
+        rows, idx_rows = [], []
+        lead = tf.shape(v)[:-2]
+        for a, b in _pool._adaptive_bins(h, oh):
+            cols, idx_cols = [], []
+            for c, d in _pool._adaptive_bins(w, ow):
+                win = tf.reshape(v[..., a:b, c:d], tf.concat([lead, [(b - a) * (d - c)]], 0))
+                cols.append(tf.reduce_max(win, axis=-1))
+                if self.return_indices:
+                    arg = tf.argmax(win, axis=-1, output_type=tf.int64)
+                    idx_cols.append((a + arg // (d - c)) * w + c + arg % (d - c))
+            rows.append(tf.stack(cols, -1))
+            if self.return_indices:
+                idx_rows.append(tf.stack(idx_cols, -1))
+        out = _wrap(tf.stack(rows, -2))
+        if self.return_indices:
+            return out, _wrap(tf.stack(idx_rows, -2))
+        return out

@@ -1,7 +1,17 @@
 """``tfspore.nn.optim``: optimizers (MindSpore's ``mindspore.nn.optim``)."""
-from tfspore.nn.optim import momentum, optimizer, sgd
+from tfspore.nn.optim import (ada_grad, adadelta, adam, adamax, ftrl, lamb, lars, momentum, optimizer, rmsprop,
+                              sgd)
+from tfspore.nn.optim.ada_grad import Adagrad
+from tfspore.nn.optim.adadelta import Adadelta
+from tfspore.nn.optim.adam import Adam, AdamOffload, AdamWeightDecay
+from tfspore.nn.optim.adamax import AdaMax
+from tfspore.nn.optim.ftrl import FTRL
+from tfspore.nn.optim.lamb import Lamb
+from tfspore.nn.optim.lars import LARS
 from tfspore.nn.optim.momentum import Momentum
 from tfspore.nn.optim.optimizer import Optimizer
+from tfspore.nn.optim.rmsprop import RMSProp
 from tfspore.nn.optim.sgd import SGD
 
-__all__ = ["Optimizer", "Momentum", "SGD"]
+__all__ = ["Optimizer", "Momentum", "LARS", "Adam", "AdamWeightDecay", "AdamOffload", "Lamb", "SGD", "FTRL",
+           "RMSProp", "Adagrad", "AdaMax", "Adadelta"]

@@ -14,8 +14,10 @@ Example:
 """
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Iterable
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import tensorflow as tf
@@ -28,8 +30,9 @@ from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer.container import CellList
+from tfspore.nn.learning_rate_schedule import LearningRateSchedule
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "opt_init_args_register"]
 
 _GROUP_KEYS = ("params", "lr", "weight_decay", "order_params", "grad_centralization")
 
@@ -50,11 +53,57 @@ def _success(ops: Sequence[Any]) -> Any:
         return tf.constant(True)
 
 
-class _LearningRateCell(Cell):
-    """Base of the internal learning-rate cells (a schedule evaluated at ``global_step``)."""
+def _as(x: Any, dtype: tf.DType) -> tf.Tensor:
+    """``x`` (a Tensor, Parameter, tf value or number) as a tf tensor of ``dtype``."""
+    t = x if isinstance(x, (tf.Tensor, tf.Variable)) else _tf(x)
+    return t if t.dtype == dtype else tf.cast(t, dtype)
 
 
-class _ConvertToCell(_LearningRateCell):
+def opt_init_args_register(fn: Callable) -> Callable:
+    """Decorate an optimizer's ``__init__`` to record its arguments, as MindSpore does.
+
+    The instance gets ``init_params`` (``{"params": ...}``, taken from the wrapped optimizer for
+    LARS-style wrappers), ``init_learning_rate`` (None for a schedule) and ``init_args`` (the
+    other arguments, defaults applied).
+
+    Example:
+        >>> opt = nn.Adam(net.trainable_params(), 0.01)
+        >>> opt.init_args["beta1"]
+        0.9
+    """
+
+    @functools.wraps(fn)
+    def deco(self: Any, *args: Any, **kwargs: Any) -> None:
+        bound_args = inspect.signature(fn).bind(self, *args, **kwargs)
+        bound_args.apply_defaults()
+        arguments = bound_args.arguments
+        arguments.pop("self")
+        if "params" in arguments:
+            self.init_params = {"params": arguments["params"]}
+            arguments.pop("params")
+        if "optimizer" in arguments:
+            inner = getattr(arguments["optimizer"], "init_params", None)
+            if inner is not None:
+                self.init_params = {"params": inner["params"]}
+            arguments.pop("optimizer")
+        if "learning_rate" in arguments:
+            if isinstance(arguments["learning_rate"], Tensor):
+                arguments["learning_rate"] = arguments["learning_rate"].asnumpy().tolist()
+            if isinstance(arguments["learning_rate"], Cell):
+                self.init_learning_rate = None
+            else:
+                self.init_learning_rate = arguments["learning_rate"]
+            arguments.pop("learning_rate")
+        self.init_args = arguments
+        fn(self, *args, **kwargs)
+
+    return deco
+
+
+_LearningRateCell = LearningRateSchedule
+
+
+class _ConvertToCell(LearningRateSchedule):
     """A fixed learning-rate Parameter seen as a schedule (used with grouped dynamic learning rates)."""
 
     def __init__(self, learning_rate: Parameter) -> None:
@@ -68,7 +117,7 @@ class _ConvertToCell(_LearningRateCell):
         return _wrap(_tf(self.learning_rate) + 1.0 - 1.0)
 
 
-class _IteratorLearningRate(_LearningRateCell):
+class _IteratorLearningRate(LearningRateSchedule):
     """A list or 1-D Tensor of learning rates: step ``i`` uses item ``i``."""
 
     def __init__(self, learning_rate: Tensor, name: str) -> None:
@@ -82,7 +131,19 @@ class _IteratorLearningRate(_LearningRateCell):
         self.learning_rate = Parameter(learning_rate, name)
 
     def construct(self, global_step: Any) -> Tensor:
-        return _wrap(tf.gather(_tf(self.learning_rate), _tf(global_step), axis=0))
+        lr = _tf(self.learning_rate)
+        step = _tf(global_step)
+        size = int(lr.shape[0])
+        message = (f"For 'Gather', the 'input_indices' should be in the range [0, {size}), but the optimizer's "
+                   f"'learning_rate' list has {size} values and the step (global_step) is past its end")
+        if tf.executing_eagerly():
+            index = int(tf.reshape(step, [-1])[0])
+            if not 0 <= index < size:
+                raise RuntimeError(f"{message}: got {index}.")
+            return _wrap(tf.gather(lr, step, axis=0))
+        check = tf.debugging.assert_less(tf.cast(step, tf.int64), tf.constant(size, tf.int64), message=message)
+        with tf.control_dependencies([check]):
+            return _wrap(tf.gather(lr, step, axis=0))
 
 
 class _WrappedWeightDecay(Cell):
@@ -167,7 +228,7 @@ class Optimizer(Cell):
             self._parameters = self.parameters
             self.decay_flags = tuple(isinstance(x, Cell) or x > 0 for x in self.group_weight_decay)
             self.dynamic_decay_flags = tuple(isinstance(x, Cell) for x in self.group_weight_decay)
-            self.weight_decay = tuple(x if flag else float(x)
+            self.weight_decay = tuple(x if flag else Tensor(float(x), mstype.float32)
                                       for x, flag in zip(self.group_weight_decay, self.dynamic_decay_flags))
             self.exec_weight_decay = any(self.decay_flags)
             self.grad_centralization_flags = tuple(self.group_grad_centralization)
@@ -177,12 +238,20 @@ class Optimizer(Cell):
             self.decay_flags = tuple("beta" not in x.name and "gamma" not in x.name for x in self._parameters)
             self.dynamic_decay_flags = isinstance(weight_decay, Cell)
             self.exec_weight_decay = isinstance(weight_decay, Cell) or weight_decay > 0
-            self.weight_decay = weight_decay
+            self.weight_decay = weight_decay if self.dynamic_decay_flags else Tensor(weight_decay, mstype.float32)
         self.reciprocal_scale = 1.0 / self.loss_scale
         self.need_scale = self.loss_scale != 1.0
+        self.global_step_increase_tensor = Tensor([1], mstype.int32)
         self.param_length = len(self._parameters)
         self.use_parallel = False
         self.optim_filter = (True,) * self.param_length
+
+    @staticmethod
+    def _preprocess_grad_centralization(grad_centralization: Any) -> bool:
+        if not isinstance(grad_centralization, bool):
+            raise TypeError(f"For 'Optimizer', the 'gradients_centralization' must be bool type, but got "
+                            f"{type(grad_centralization)}.")
+        return grad_centralization
 
     @staticmethod
     def _parameters_base_check(parameters: Any, param_info: str) -> list:
@@ -294,7 +363,7 @@ class Optimizer(Cell):
                 lr = default_lr
             wd = self._preprocess_weight_decay(group_param.get("weight_decay", weight_decay))
             if "grad_centralization" in group_param:
-                gc = validator.check_bool(group_param["grad_centralization"], "grad_centralization", "Optimizer")
+                gc = self._preprocess_grad_centralization(group_param["grad_centralization"])
                 self.grad_centralization = gc
             else:
                 gc = grad_centralization
@@ -345,6 +414,33 @@ class Optimizer(Cell):
     @target.setter
     def target(self, value: str) -> None:
         raise NotImplementedError
+
+    def _set_base_target(self, value: str) -> None:
+        """Set ``target`` ('CPU', 'Ascend' or 'GPU'); the update math is the same on every target."""
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Optimizer', the property 'target' must be string, but got {type(value)}")
+        if value not in ("CPU", "Ascend", "GPU"):
+            raise ValueError(f"For 'Optimizer', the property 'target' must be one of ['CPU', 'Ascend' ,'GPU'], but "
+                             f"got {value}")
+        if self._target == "CPU" and value in ("Ascend", "GPU"):
+            raise ValueError("For 'Optimizer', the property 'target' cannot be set to 'GPU' or 'Ascend' in the 'CPU' "
+                             "environment.")
+        if self._target == "Ascend" and value == "GPU":
+            raise ValueError("For 'Optimizer', the property 'target' cannot be set to 'GPU' in the 'Ascend' "
+                             "environment.")
+        if self._target == "GPU" and value == "Ascend":
+            raise ValueError("For 'Optimizer', the property 'target' cannot be set to 'Ascend' in the 'GPU' "
+                             "environment.")
+        self._is_device = value != "CPU"
+        self._target = value
+
+    def _is_dynamic_lr_or_weight_decay(self) -> bool:
+        """Whether the learning rate or the weight decay depends on the step."""
+        return self.dynamic_lr or self.dynamic_weight_decay
+
+    def _grad_sparse_indices_deduplicate(self, gradients: Any) -> Any:
+        """Return the gradients unchanged: they are dense here."""
+        return gradients
 
     # ------------------------------------------------------ gradient helpers
     def flatten_gradients(self, gradients: Any) -> Any:
@@ -441,7 +537,21 @@ class Optimizer(Cell):
         return out if isinstance(param, list) else out[0]
 
     def _lr_for(self, lr: Any, index: int) -> tf.Tensor:
-        return _tf(lr[index] if self.is_group_lr else lr)
+        """The learning rate of parameter ``index`` as a float32 tensor."""
+        return tf.cast(_tf(lr[index] if self.is_group_lr else lr), tf.float32)
+
+    def _weight_decay_for(self, weight_decay: Any, index: int) -> tf.Tensor:
+        """The weight decay of parameter ``index`` (0 where its decay flag is off) as a float32 tensor."""
+        if not self.decay_flags[index]:
+            return tf.constant(0.0, tf.float32)
+        wd = weight_decay[index] if self.is_group else weight_decay
+        return tf.reshape(tf.cast(_tf(wd), tf.float32), [])
+
+    def _prepare_gradients(self, gradients: Sequence[Any]) -> tuple:
+        """Weight decay, gradient centralization and loss-scale division, in MindSpore's order."""
+        gradients = self.decay_weight(gradients)
+        gradients = self.gradients_centralization(gradients)
+        return self.scale_grad(gradients)
 
     def _increase_global_step(self) -> Any:
         return self.global_step._var.assign_add(tf.constant([1], tf.int32), read_value=False)

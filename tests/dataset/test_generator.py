@@ -1,0 +1,106 @@
+"""GeneratorDataset over generators, iterables and random-access objects."""
+import numpy as np
+import pytest
+
+import tfspore.dataset as ds
+
+
+def _column(data, k=0):
+    return [row[k].tolist() for row in data.create_tuple_iterator(output_numpy=True)]
+
+
+class MyDataset:
+    """The migration guide's random-access source (with its typos fixed)."""
+
+    def __init__(self, n):
+        self.data = [np.zeros((3, 4, 5)) + i for i in range(n)]
+        self.label = [np.ones((1,)) * i for i in range(n)]
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, idx):
+        return self.data[idx], self.label[idx]
+
+
+def test_migration_guide_random_access_example():
+    data = ds.GeneratorDataset(MyDataset(100), column_names=["data", "label"])
+    assert data.get_dataset_size() == 100
+    assert data.get_col_names() == ["data", "label"]
+    assert data.output_shapes() == [[3, 4, 5], [1]]
+    assert data.output_types() == [np.dtype("float64"), np.dtype("float64")]
+    rows = list(data.create_dict_iterator(output_numpy=True))
+    labels = [int(r["label"][0]) for r in rows]
+    assert sorted(labels) == list(range(100)) and labels != list(range(100))  # shuffled by default
+    assert all(float(r["data"][0, 0, 0]) == float(r["label"][0]) for r in rows)
+    batch = next(iter(data.batch(4, drop_remainder=True).create_tuple_iterator()))
+    assert isinstance(batch, list) and batch[0].shape == (4, 3, 4, 5)
+
+
+def test_generator_function_rows_and_python_scalar_types():
+    def gen():
+        for i in range(5):
+            yield np.array([i], np.int32), i, float(i)
+
+    data = ds.GeneratorDataset(gen, ["a", "b", "c"], shuffle=True)  # shuffle is ignored for generators
+    assert data.output_types() == [np.dtype("int32"), np.dtype("int64"), np.dtype("float64")]
+    assert _column(data, 1) == [0, 1, 2, 3, 4]
+    assert data.get_dataset_size() == 5  # counted by running the pipeline
+
+
+def test_iterable_and_single_value_rows():
+    class Numbers:
+        def __iter__(self):
+            return iter(range(3))
+
+    data = ds.GeneratorDataset(Numbers(), "n")
+    assert data.get_col_names() == ["n"]
+    assert _column(data) == [0, 1, 2]
+    assert _column(data) == [0, 1, 2]  # iterated afresh every epoch
+
+
+def test_random_access_shuffle_flag_and_sharding():
+    assert _column(ds.GeneratorDataset(MyDataset(5), ["d", "l"], shuffle=False), 1) == [[0.0], [1.0], [2.0],
+                                                                                         [3.0], [4.0]]
+    shard = ds.GeneratorDataset(MyDataset(10), ["d", "l"], shuffle=False, num_shards=3, shard_id=2)
+    assert [v[0] for v in _column(shard, 1)] == [2.0, 5.0, 8.0, 1.0]
+
+
+def test_column_types_cast_and_num_samples():
+    data = ds.GeneratorDataset(lambda: iter([(1,), (2,), (3,)]), ["x"], column_types=[np.float32], num_samples=2)
+    assert data.output_types() == [np.dtype("float32")]
+    assert _column(data) == [1.0, 2.0]
+
+
+def test_schema_gives_names():
+    schema = ds.Schema()
+    schema.add_column("x", de_type=np.int32)
+    data = ds.GeneratorDataset(lambda: iter([(1,), (2,)]), schema=schema)
+    assert data.get_col_names() == ["x"] and data.output_types() == [np.dtype("int32")]
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="neither columns_names nor schema are provided"):
+        ds.GeneratorDataset(lambda: iter([]))
+    with pytest.raises(ValueError, match=r"num_shards is not supported if source does not have attribute "
+                                         r"'__getitem__'"):
+        ds.GeneratorDataset(lambda: iter([(1,)]), ["x"], num_shards=2, shard_id=0)
+
+    class Broken(MyDataset):
+        def __getitem__(self, idx):
+            if idx == 3:
+                raise KeyError("no row here")
+            return super().__getitem__(idx)
+
+    data = ds.GeneratorDataset(Broken(6), ["d", "l"], shuffle=False)
+    with pytest.raises(RuntimeError, match=r"Exception thrown from dataset pipeline[\s\S]*__getitem__.*KeyError.*"
+                                           r"no row here.*index 3") as info:
+        list(data)
+    assert isinstance(info.value.__cause__, KeyError)
+
+    def bad_gen():
+        yield (1,)
+        yield ("text", 2)
+
+    with pytest.raises(RuntimeError, match=r"GeneratorDataset.*row 1"):
+        list(ds.GeneratorDataset(bad_gen, ["x"]))

@@ -1,0 +1,177 @@
+"""Iterators over datasets: ``create_tuple_iterator`` / ``create_dict_iterator`` / ``for row in ds``.
+
+An iterator builds the pipeline once and delivers ``num_epochs`` passes. Each pass ends with
+``StopIteration``; iterating the same iterator again continues with the next pass (with fresh
+shuffles), as MindSpore's iterators do. Rows are Python lists of :class:`tfspore.Tensor` (or numpy
+arrays with ``output_numpy=True``); string columns are numpy ``str`` arrays.
+
+Example:
+    >>> import tfspore.dataset as ds
+    >>> it = ds.NumpySlicesDataset([1, 2], shuffle=False).create_tuple_iterator(num_epochs=2, output_numpy=True)
+    >>> [[int(r[0]) for r in it] for _ in range(3)]
+    [[1, 2], [1, 2], []]
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Union
+
+import numpy as np
+import tensorflow as tf
+
+from tfspore.dataset.engine import _python_ops as py
+from tfspore.dataset.engine import _validation as v
+
+__all__ = ["Iterator", "TupleIterator", "DictIterator", "pipeline_error"]
+
+
+def pipeline_error(exc: BaseException) -> RuntimeError:
+    """MindSpore's pipeline ``RuntimeError`` for an error raised while the pipeline ran.
+
+    Args:
+        exc: A ``tf.errors.OpError`` (or any exception) from iterating a tf.data pipeline built
+            by this package.
+
+    Returns:
+        A RuntimeError whose message starts with MindSpore's
+        ``Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'.`` and
+        says what failed (for a Python callable: which one, on which row); its ``__cause__`` is
+        the user's original exception when there is one.
+
+    Example:
+        >>> import tensorflow as tf
+        >>> from tfspore.dataset.engine.iterators import pipeline_error
+        >>> isinstance(pipeline_error(tf.errors.InvalidArgumentError(None, None, "bad")), RuntimeError)
+        True
+    """
+    text = getattr(exc, "message", None) or str(exc)
+    found = py.lookup_error(text)
+    if found is not None:
+        message, original = found
+    else:
+        message, original = text.strip().split("\n\t [[")[0].strip(), None
+    err = RuntimeError(f"{py.PIPELINE_ERROR}\n- Dataset Pipeline Error Message:\n[ERROR] {message}")
+    err.__cause__ = original
+    return err
+
+
+def _to_output(t: tf.Tensor, output_numpy: bool) -> Any:
+    if t.dtype == tf.string:
+        return py.decode_strings(np.asarray(t.numpy(), dtype=object))
+    if output_numpy:
+        return np.asarray(t.numpy())
+    from tfspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    return Tensor._from_tf(t)  # pylint: disable=protected-access
+
+
+class Iterator:
+    """Base class of the dataset iterators.
+
+    Args:
+        dataset: The dataset.
+        num_epochs: Passes to deliver; -1 for unlimited.
+        output_numpy: Deliver numpy arrays instead of Tensors.
+        do_copy: Accepted for compatibility.
+        columns: Columns to deliver, in order (tuple iterator only).
+    """
+
+    def __init__(self, dataset: Any, num_epochs: int = -1, output_numpy: bool = False, do_copy: bool = False,
+                 columns: Optional[Union[str, List[str]]] = None):
+        api = f"{type(dataset).__name__}.create_{self._kind}_iterator"
+        if not v.is_int(num_epochs):
+            raise TypeError(f"For '{api}', the argument 'num_epochs' must be of type int, but got {num_epochs!r}.")
+        if num_epochs != -1:
+            v.check_int_range(num_epochs, "num_epochs", api, 1, v.INT32_MAX)
+        v.check_bool(output_numpy, "output_numpy", api)
+        del do_copy
+        self._dataset = dataset
+        names = dataset.get_col_names()
+        if columns is not None:
+            columns = v.check_columns(columns, "columns", api)
+            v.check_known_columns(columns, names, "columns", api)
+        self._col_names = list(columns) if columns is not None else names
+        data = dataset.to_tf_dataset()
+        if columns is not None:
+            idx = [names.index(c) for c in columns]
+            data = data.map(lambda *row: tuple(row[i] for i in idx))
+        self._data = data
+        self._num_epochs = int(num_epochs)
+        self._output_numpy = output_numpy
+        self._epoch = 0
+        self._it = None
+        self._stopped = False
+
+    _kind = "tuple"
+
+    def __iter__(self) -> "Iterator":
+        return self
+
+    def _next_row(self) -> tuple:
+        if self._stopped:
+            raise RuntimeError("Iterator does not have a running pipeline: stop() was called.")
+        if self._it is None:
+            if self._num_epochs != -1 and self._epoch >= self._num_epochs:
+                raise StopIteration
+            self._it = iter(self._data)
+        try:
+            return next(self._it)
+        except StopIteration:
+            self._it = None
+            self._epoch += 1
+            raise
+        except tf.errors.OpError as exc:
+            err = pipeline_error(exc)
+            raise err from err.__cause__
+
+    def __next__(self) -> Any:
+        raise NotImplementedError
+
+    def get_col_names(self) -> List[str]:
+        """The names of the delivered columns."""
+        return list(self._col_names)
+
+    def reset(self) -> None:
+        """Abandon the current pass: the next row comes from the next epoch."""
+        if self._it is not None:
+            self._it = None
+            self._epoch += 1
+
+    def _reset(self, step: int, dataset_size: int) -> None:
+        """Position the iterator at global `step` (only epoch boundaries are supported)."""
+        self._it = None
+        self._epoch = step // dataset_size if dataset_size else 0
+
+    def stop(self) -> None:
+        """Release the pipeline."""
+        self._it = None
+        self._stopped = True
+
+    release = stop
+
+    @property
+    def num_epochs(self) -> int:
+        """The number of passes this iterator delivers (-1: unlimited)."""
+        return self._num_epochs
+
+    @property
+    def current_epoch(self) -> int:
+        """How many passes were completed."""
+        return self._epoch
+
+
+class TupleIterator(Iterator):
+    """Rows as lists of Tensors (or numpy arrays)."""
+
+    _kind = "tuple"
+
+    def __next__(self) -> List[Any]:
+        return [_to_output(t, self._output_numpy) for t in self._next_row()]
+
+
+class DictIterator(Iterator):
+    """Rows as dicts ``{column: Tensor or ndarray}``."""
+
+    _kind = "dict"
+
+    def __next__(self) -> Dict[str, Any]:
+        row = self._next_row()
+        return {name: _to_output(t, self._output_numpy) for name, t in zip(self._col_names, row)}

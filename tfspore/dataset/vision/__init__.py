@@ -1,0 +1,26 @@
+"""Image transforms (``mindspore.dataset.vision``).
+
+Each transform runs as TensorFlow ops inside ``Dataset.map`` (no Python per sample) and
+eagerly on numpy arrays; numerics follow OpenCV, as MindSpore's CPU transforms do.
+
+Example:
+    >>> import numpy as np
+    >>> import tfspore.dataset.vision as vision
+    >>> from tfspore.dataset.vision import Inter
+    >>> vision.Resize((32, 32), Inter.LINEAR)(np.zeros((28, 28, 1), np.uint8)).shape
+    (32, 32, 1)
+"""
+from tfspore.dataset.vision import transforms, utils
+from tfspore.dataset.vision.transforms import (CenterCrop, ConvertColor, Crop, Decode, Grayscale, HorizontalFlip,
+                                               HWC2CHW, Normalize, Pad, RandomColorAdjust, RandomCrop,
+                                               RandomHorizontalFlip, RandomResizedCrop, RandomRotation,
+                                               RandomVerticalFlip, Rescale, Resize, Rotate, ToNumpy, ToPIL,
+                                               ToTensor, ToType, VerticalFlip)
+from tfspore.dataset.vision.utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode,
+                                          Inter, SliceMode)
+
+__all__ = ["CenterCrop", "ConvertColor", "Crop", "Decode", "Grayscale", "HorizontalFlip", "HWC2CHW", "Normalize",
+           "Pad", "RandomColorAdjust", "RandomCrop", "RandomHorizontalFlip", "RandomResizedCrop", "RandomRotation",
+           "RandomVerticalFlip", "Rescale", "Resize", "Rotate", "ToNumpy", "ToPIL", "ToTensor", "ToType",
+           "VerticalFlip", "AutoAugmentPolicy", "Border", "ConvertMode", "ImageBatchFormat", "ImageReadMode",
+           "Inter", "SliceMode"]

@@ -1,0 +1,911 @@
+"""Image transforms (``mindspore.dataset.vision``) as TensorFlow ops.
+
+Each transform runs inside a ``tf.data`` map when given to ``Dataset.map`` and eagerly on numpy
+arrays when called (``Resize((32, 32))(img)``). Images are HWC (HW for grayscale) arrays;
+resampling, color and rounding follow OpenCV as MindSpore's CPU transforms do.
+
+Example:
+    >>> import numpy as np
+    >>> from tfspore.dataset import vision
+    >>> img = np.zeros((28, 28, 1), np.uint8)
+    >>> vision.HWC2CHW()(vision.Rescale(1 / 255, 0)(vision.Resize((32, 32))(img))).shape
+    (1, 32, 32)
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import tensorflow as tf
+
+from tfspore.dataset.transforms import _checks as c
+from tfspore.dataset.transforms._base import ImageTensorOperation, TensorOperation, _is_pil, to_np_dtype, \
+    to_tf_dtype
+from tfspore.dataset.transforms.transforms import TypeCast
+from tfspore.dataset.vision import _image_ops as ops
+from tfspore.dataset.vision import _resize
+from tfspore.dataset.vision.utils import Border, ConvertMode, Inter
+
+__all__ = ["Decode", "Resize", "Rescale", "Normalize", "HWC2CHW", "CenterCrop", "RandomCrop", "RandomResizedCrop",
+           "RandomHorizontalFlip", "RandomVerticalFlip", "HorizontalFlip", "VerticalFlip", "RandomRotation",
+           "Rotate", "RandomColorAdjust", "Pad", "ToTensor", "ToType", "ConvertColor", "Crop", "Grayscale",
+           "ToPIL", "ToNumpy"]
+
+_INTER_METHOD = {Inter.NEAREST: _resize.NEAREST, Inter.LINEAR: _resize.LINEAR, Inter.CUBIC: _resize.CUBIC,
+                 Inter.AREA: _resize.AREA, Inter.PILCUBIC: _resize.PILCUBIC}
+
+
+def _check_inter(value: Any, name: str, api: str, allowed: Sequence[Inter] = tuple(_INTER_METHOD)) -> Inter:
+    if value is None:
+        raise KeyError(f"For '{api}', the '{name}' should not be None.")
+    c.check_type(value, (Inter,), name, api)
+    if value not in allowed:
+        names = ", ".join(m.name for m in allowed)
+        raise TypeError(f"For '{api}', the '{name}' {value!r} is not supported with NumPy input; "
+                        f"supported: {names}.")
+    return value
+
+
+def _image_rank_check(image: tf.Tensor, api: str, ranks: Sequence[int] = (2, 3)) -> None:
+    rank = image.shape.rank
+    if rank is not None and rank not in ranks:
+        raise RuntimeError(f"For '{api}', the input image should be in shape of <H,W> or <H,W,C>, "
+                           f"but got an input of rank {rank} with shape {image.shape.as_list()}.")
+
+
+def _resize_image(image: tf.Tensor, size: Tuple[int, ...], interpolation: Inter) -> tf.Tensor:
+    """Resize to ``(h, w)``, or the shorter side to ``size[0]`` keeping the ratio (floor)."""
+    shape = tf.shape(image)
+    if len(size) == 2:
+        out_h, out_w = size
+    else:
+        h = tf.cast(shape[0], tf.int64)
+        w = tf.cast(shape[1], tf.int64)
+        s = tf.constant(size[0], tf.int64)
+        out_h = tf.cast(tf.where(h <= w, s, (h * s) // w), tf.int32)
+        out_w = tf.cast(tf.where(h <= w, (w * s) // h, s), tf.int32)
+    out = _resize.resize(image, out_h, out_w, _INTER_METHOD[interpolation])
+    if len(size) == 2:
+        static = [size[0], size[1]] + ([image.shape[2]] if image.shape.rank == 3 else [])
+        out = tf.ensure_shape(out, static)
+    return out
+
+
+# ------------------------------------------------------------------------------------ decode
+class Decode(ImageTensorOperation):
+    """Decode an encoded image (JPEG, PNG, BMP, GIF) into an HWC uint8 RGB array.
+
+    Args:
+        to_pil: Return a PIL image when called eagerly (in a pipeline the result is an array).
+
+    Raises:
+        TypeError: If `to_pil` is not a bool, or (eagerly) if the input is not a 1-D uint8 array or bytes.
+        RuntimeError: If the data is not a supported image.
+
+    Example:
+        >>> import io, numpy as np
+        >>> from PIL import Image
+        >>> from tfspore.dataset import vision
+        >>> buf = io.BytesIO(); Image.new("RGB", (6, 4)).save(buf, format="PNG")
+        >>> vision.Decode()(np.frombuffer(buf.getvalue(), np.uint8)).shape
+        (4, 6, 3)
+    """
+
+    _BYTE_TABLE = None
+
+    def __init__(self, to_pil: bool = False) -> None:
+        super().__init__()
+        c.check_type(to_pil, (bool,), "to_pil", "Decode")
+        self.to_pil = to_pil
+
+    def __call__(self, img: Any) -> Any:
+        if isinstance(img, (bytes, bytearray)):
+            img = np.frombuffer(bytes(img), dtype=np.uint8)
+        if not isinstance(img, np.ndarray):
+            raise TypeError(f"For 'Decode', the type of the encoded image should be {np.ndarray}, "
+                            f"but got {type(img)}.")
+        if img.dtype.type is np.str_:
+            raise TypeError(f"For 'Decode', the data type of the encoded image can not be {img.dtype.type}.")
+        if img.ndim != 1:
+            raise TypeError(f"For 'Decode', the number of array dimensions of the encoded image should be 1, "
+                            f"but got {img.ndim}.")
+        out = super().__call__(img)
+        if self.to_pil:
+            from PIL import Image  # pylint: disable=import-outside-toplevel
+            return Image.fromarray(out)
+        return out
+
+    @classmethod
+    def _bytes_table(cls) -> tf.Tensor:
+        return tf.constant([bytes([i]) for i in range(256)])
+
+    @staticmethod
+    def _to_string(data: tf.Tensor) -> tf.Tensor:
+        if data.dtype == tf.string:
+            return tf.reshape(data, [])
+        table = Decode._bytes_table()
+        return tf.strings.reduce_join(tf.gather(table, tf.cast(tf.reshape(data, [-1]), tf.int32)))
+
+    def _apply(self, data: tf.Tensor) -> tf.Tensor:
+        if data.shape.rank is not None and data.dtype != tf.string and data.shape.rank != 1:
+            raise RuntimeError(f"For 'Decode', the input should be a 1-D array of encoded bytes, "
+                               f"but got shape {data.shape.as_list()}.")
+        raw = self._to_string(data)
+        image = tf.io.decode_image(raw, channels=3, dtype=tf.uint8, expand_animations=False)
+        return tf.ensure_shape(image, [None, None, 3])
+
+
+# ------------------------------------------------------------------------------------ geometry
+class Resize(ImageTensorOperation):
+    """Resize an image with OpenCV's numerics (bit-exact with MindSpore on uint8).
+
+    Args:
+        size: ``(height, width)``, or an int: the shorter side becomes `size`, the other side
+            ``floor(long * size / short)``.
+        interpolation: An :class:`Inter` mode; default ``Inter.LINEAR`` (bilinear).
+
+    Raises:
+        TypeError: If `size` or `interpolation` has a wrong type.
+        ValueError: If `size` is out of range.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.Resize(2)(np.zeros((4, 6, 3), np.uint8)).shape
+        (2, 3, 3)
+    """
+
+    def __init__(self, size: Union[int, Sequence[int]], interpolation: Inter = Inter.LINEAR) -> None:
+        super().__init__()
+        if interpolation is None:
+            raise KeyError("For 'Resize', the 'interpolation' should not be None.")
+        if isinstance(size, (list, tuple)):
+            self.size = c.check_size(size, "Resize", pair_high=c.INT32_MAX)
+        else:
+            self.size = c.check_size(size, "Resize")
+        self.interpolation = _check_inter(interpolation, "interpolation", "Resize")
+        self.py_size = size
+        self.c_size = self.size
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        _image_rank_check(image, "Resize")
+        return _resize_image(image, self.size, self.interpolation)
+
+
+class Crop(ImageTensorOperation):
+    """Crop the window at ``coordinates`` (top, left) of ``size``.
+
+    Args:
+        coordinates: ``(top, left)``.
+        size: An int or ``(height, width)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.Crop((1, 2), (2, 3))(np.zeros((4, 6, 3), np.uint8)).shape
+        (2, 3, 3)
+    """
+
+    def __init__(self, coordinates: Sequence[int], size: Union[int, Sequence[int]]) -> None:
+        super().__init__()
+        c.check_type(coordinates, (list, tuple), "coordinates", "Crop")
+        if len(coordinates) != 2:
+            raise TypeError(f"For 'Crop', coordinates should be a list/tuple (y, x) of length 2, "
+                            f"but got {coordinates!r}.")
+        for i, value in enumerate(coordinates):
+            c.check_int(value, 0, c.INT32_MAX, f"coordinates[{i}]", "Crop")
+        size = c.check_size(size, "Crop")
+        self.coordinates = tuple(coordinates)
+        self.size = size * 2 if len(size) == 1 else size
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        img, was_2d = ops.as_hwc(image)
+        shape = tf.shape(img)
+        top, left = self.coordinates
+        h, w = self.size
+        tf.debugging.assert_less_equal(tf.constant([top + h, left + w]), shape[:2],
+                                       message=f"For 'Crop', the crop window {self.coordinates}+{self.size} "
+                                               f"exceeds the image")
+        return ops.restore(ops.crop(img, top, left, h, w), was_2d)
+
+
+class CenterCrop(ImageTensorOperation):
+    """Crop the centre of an image; a side smaller than the crop is zero-padded first.
+
+    The window starts at ``floor((H - h) / 2), floor((W - w) / 2)`` as in MindSpore.
+
+    Args:
+        size: An int (square) or ``(height, width)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.CenterCrop(2)(np.zeros((4, 6, 3), np.uint8)).shape
+        (2, 2, 3)
+    """
+
+    def __init__(self, size: Union[int, Sequence[int]]) -> None:
+        super().__init__()
+        size = c.check_size(size, "CenterCrop")
+        self.size = size * 2 if len(size) == 1 else size
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        _image_rank_check(image, "CenterCrop")
+        img, was_2d = ops.as_hwc(image)
+        return ops.restore(ops.center_crop(img, *self.size), was_2d)
+
+
+class Pad(ImageTensorOperation):
+    """Pad the borders of an image.
+
+    Args:
+        padding: An int (all sides), ``(left/right, top/bottom)`` or ``(left, top, right, bottom)``.
+        fill_value: For ``Border.CONSTANT``: an int in [0, 255] or an RGB 3-tuple.
+        padding_mode: A :class:`Border` mode.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.Pad((1, 2))(np.zeros((5, 7, 3), np.uint8)).shape
+        (9, 9, 3)
+    """
+
+    def __init__(self, padding: Union[int, Sequence[int]], fill_value: Union[int, Tuple[int, int, int]] = 0,
+                 padding_mode: Border = Border.CONSTANT) -> None:
+        super().__init__()
+        self.padding = c.parse_padding(padding, "Pad")
+        self.fill_value = c.check_fill_value(fill_value, "Pad")
+        c.check_type(padding_mode, (Border,), "padding_mode", "Pad")
+        self.padding_mode = padding_mode
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        _image_rank_check(image, "Pad")
+        img, was_2d = ops.as_hwc(image)
+        left, top, right, bottom = self.padding
+        return ops.restore(ops.pad(img, left, top, right, bottom, self.padding_mode, self.fill_value), was_2d)
+
+
+class RandomCrop(ImageTensorOperation):
+    """Crop a random window, after optional padding.
+
+    Args:
+        size: An int or ``(height, width)``.
+        padding: Padding applied first (see :class:`Pad`); None for none.
+        pad_if_needed: Pad sides smaller than the crop (by the shortfall on both sides).
+        fill_value: The constant fill.
+        padding_mode: A :class:`Border` mode.
+
+    Raises:
+        RuntimeError: (when run) If the padded image is smaller than `size` and `pad_if_needed` is False.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.RandomCrop(4, padding=2)(np.zeros((4, 6, 3), np.uint8)).shape
+        (4, 4, 3)
+    """
+
+    _tf_random = True
+
+    def __init__(self, size: Union[int, Sequence[int]], padding: Optional[Union[int, Sequence[int]]] = None,
+                 pad_if_needed: bool = False, fill_value: Union[int, Tuple[int, int, int]] = 0,
+                 padding_mode: Border = Border.CONSTANT) -> None:
+        super().__init__()
+        size = c.check_size(size, "RandomCrop")
+        self.size = size * 2 if len(size) == 1 else size
+        self.padding = (0, 0, 0, 0) if padding is None else c.parse_padding(padding, "RandomCrop")
+        c.check_type(pad_if_needed, (bool,), "pad_if_needed", "RandomCrop")
+        self.pad_if_needed = pad_if_needed
+        self.fill_value = c.check_fill_value(fill_value, "RandomCrop")
+        c.check_type(padding_mode, (Border,), "padding_mode", "RandomCrop")
+        self.padding_mode = padding_mode
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        _image_rank_check(image, "RandomCrop")
+        img, was_2d = ops.as_hwc(image)
+        left, top, right, bottom = self.padding
+        if any(self.padding):
+            img = ops.pad(img, left, top, right, bottom, self.padding_mode, self.fill_value)
+        crop_h, crop_w = self.size
+        if self.pad_if_needed:
+            shape = tf.shape(img)
+            ph = tf.maximum(crop_h - shape[0], 0)
+            pw = tf.maximum(crop_w - shape[1], 0)
+            img = ops.pad(img, pw, ph, pw, ph, self.padding_mode, self.fill_value)
+        shape = tf.shape(img)
+        tf.debugging.assert_greater_equal(
+            shape[:2], tf.constant([crop_h, crop_w]),
+            message=f"For 'RandomCrop', the crop size {self.size} is larger than the (padded) image; "
+                    f"set pad_if_needed=True or a larger padding")
+        top_off = self._uniform((), 0, shape[0] - crop_h + 1, dtype=tf.int32)
+        left_off = self._uniform((), 0, shape[1] - crop_w + 1, dtype=tf.int32)
+        out = ops.crop(img, top_off, left_off, crop_h, crop_w)
+        out = tf.ensure_shape(out, [crop_h, crop_w, image.shape[2] if not was_2d else 1])
+        return ops.restore(out, was_2d)
+
+
+class RandomResizedCrop(ImageTensorOperation):
+    """Crop a random area and aspect ratio, then resize to `size`.
+
+    Tries `max_attempts` times to draw an area fraction in `scale` and a log-uniform aspect
+    ratio in `ratio` that fits; otherwise crops the centre with the ratio clamped to `ratio`.
+
+    Args:
+        size: An int or ``(height, width)`` of the output.
+        scale: Range of the crop area as a fraction of the image.
+        ratio: Range of the crop aspect ratio (width / height).
+        interpolation: An :class:`Inter` mode.
+        max_attempts: Attempts before the fallback.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.RandomResizedCrop(8)(np.zeros((20, 30, 3), np.uint8)).shape
+        (8, 8, 3)
+    """
+
+    _tf_random = True
+
+    def __init__(self, size: Union[int, Sequence[int]], scale: Sequence[float] = (0.08, 1.0),
+                 ratio: Sequence[float] = (3. / 4., 4. / 3.), interpolation: Inter = Inter.BILINEAR,
+                 max_attempts: int = 10) -> None:
+        super().__init__()
+        api = "RandomResizedCrop"
+        size = c.check_size(size, api)
+        self.size = size * 2 if len(size) == 1 else size
+        self.scale = c.check_range_pair(scale, "scale", api)
+        if self.scale[1] <= 0:
+            raise ValueError(f"For '{api}', input scale[1] must be greater than 0, but got {self.scale[1]}.")
+        c.check_type(ratio, (list, tuple), "ratio", api)
+        if len(ratio) != 2:
+            raise TypeError(f"For '{api}', ratio should be a list/tuple of length 2, but got {ratio!r}.")
+        for i, value in enumerate(ratio):
+            c.check_type(value, (int, float), f"ratio[{i}]", api)
+            c.check_value(value, 0, c.FLOAT32_MAX, f"ratio[{i}]", api, left_open=True)
+        if ratio[0] > ratio[1]:
+            raise ValueError(f"For '{api}', ratio should be in (min,max) format, but got {tuple(ratio)!r}.")
+        self.ratio = (float(ratio[0]), float(ratio[1]))
+        self.interpolation = _check_inter(interpolation, "interpolation", api)
+        self.max_attempts = c.check_int(max_attempts, 1, c.INT32_MAX, "max_attempts", api)
+
+    def _crop_box(self, height: tf.Tensor, width: tf.Tensor):
+        h_f = tf.cast(height, tf.float32)
+        w_f = tf.cast(width, tf.float32)
+        area = h_f * w_f
+        n = self.max_attempts
+        log_lo, log_hi = math.log(self.ratio[0]), math.log(self.ratio[1])
+        target = self._uniform([n], self.scale[0], self.scale[1]) * area
+        if self.scale[0] == self.scale[1]:
+            target = tf.fill([n], self.scale[0]) * area
+        if log_lo == log_hi:
+            aspect = tf.fill([n], self.ratio[0])
+        else:
+            aspect = tf.exp(self._uniform([n], log_lo, log_hi))
+        cw = tf.cast(tf.round(tf.sqrt(target * aspect)), tf.int32)
+        ch = tf.cast(tf.round(tf.sqrt(target / aspect)), tf.int32)
+        fits = tf.logical_and(tf.logical_and(cw > 0, ch > 0), tf.logical_and(cw <= width, ch <= height))
+        u_top = self._uniform([n])
+        u_left = self._uniform([n])
+        tops = tf.cast(tf.floor(u_top * tf.cast(height - ch + 1, tf.float32)), tf.int32)
+        lefts = tf.cast(tf.floor(u_left * tf.cast(width - cw + 1, tf.float32)), tf.int32)
+        first = tf.argmax(tf.cast(fits, tf.int32), output_type=tf.int32)
+        any_fit = tf.reduce_any(fits)
+        # fallback: centre crop with the ratio clamped into range
+        in_ratio = w_f / h_f
+        fb_w = tf.where(in_ratio < self.ratio[0], width, tf.where(in_ratio > self.ratio[1],
+                                                                  tf.cast(tf.round(h_f * self.ratio[1]), tf.int32),
+                                                                  width))
+        fb_h = tf.where(in_ratio < self.ratio[0], tf.cast(tf.round(w_f / self.ratio[0]), tf.int32),
+                        tf.where(in_ratio > self.ratio[1], height, height))
+        fb_top = (height - fb_h) // 2
+        fb_left = (width - fb_w) // 2
+        top = tf.where(any_fit, tops[first], fb_top)
+        left = tf.where(any_fit, lefts[first], fb_left)
+        crop_h = tf.where(any_fit, ch[first], fb_h)
+        crop_w = tf.where(any_fit, cw[first], fb_w)
+        return top, left, crop_h, crop_w
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        _image_rank_check(image, "RandomResizedCrop")
+        img, was_2d = ops.as_hwc(image)
+        shape = tf.shape(img)
+        top, left, crop_h, crop_w = self._crop_box(shape[0], shape[1])
+        window = ops.crop(img, top, left, crop_h, crop_w)
+        out = _resize_image(window, self.size, self.interpolation)
+        return ops.restore(out, was_2d)
+
+
+class HorizontalFlip(ImageTensorOperation):
+    """Flip an image left to right.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.HorizontalFlip()(np.array([[1, 2, 3]], np.uint8)).tolist()
+        [[3, 2, 1]]
+    """
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        return tf.reverse(image, axis=[1])
+
+
+class VerticalFlip(ImageTensorOperation):
+    """Flip an image upside down.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.VerticalFlip()(np.array([[1], [2]], np.uint8)).tolist()
+        [[2], [1]]
+    """
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        return tf.reverse(image, axis=[0])
+
+
+class RandomHorizontalFlip(ImageTensorOperation):
+    """Flip an image left to right with probability `prob`.
+
+    Args:
+        prob: Probability in [0, 1].
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.RandomHorizontalFlip(1.0)(np.array([[1, 2, 3]], np.uint8)).tolist()
+        [[3, 2, 1]]
+    """
+
+    _tf_random = True
+
+    def __init__(self, prob: float = 0.5) -> None:
+        super().__init__()
+        self.prob = c.check_prob(prob, type(self).__name__)
+
+    _axis = 1
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        flip = self._bernoulli(self.prob)
+        return tf.cond(flip, lambda: tf.reverse(image, axis=[self._axis]), lambda: image)
+
+
+class RandomVerticalFlip(RandomHorizontalFlip):
+    """Flip an image upside down with probability `prob`.
+
+    Args:
+        prob: Probability in [0, 1].
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.RandomVerticalFlip(1.0)(np.array([[1], [2]], np.uint8)).tolist()
+        [[2], [1]]
+    """
+
+    _axis = 0
+
+
+def _parse_degrees(degrees: Any, api: str) -> Tuple[float, float]:
+    c.check_type(degrees, (int, float, list, tuple), "degrees", api)
+    if isinstance(degrees, (int, float)):
+        c.check_value(degrees, 0, c.FLOAT32_MAX, "degrees", api)
+        d = degrees % 360
+        return (-d, d)
+    if len(degrees) != 2:
+        raise TypeError(f"For '{api}', if degrees is a sequence, the length must be 2, but got {degrees!r}.")
+    for i, value in enumerate(degrees):
+        c.check_type(value, (int, float), f"degrees[{i}]", api)
+    if degrees[0] > degrees[1]:
+        raise ValueError(f"For '{api}', degrees should be in (min,max) format, but got {tuple(degrees)!r}.")
+    if degrees[1] - degrees[0] >= 360:
+        return (-180.0, 180.0)
+    lo, hi = degrees[0] % 360, degrees[1] % 360
+    if lo > hi:
+        hi += 360
+    return (float(lo), float(hi))
+
+
+class Rotate(ImageTensorOperation):
+    """Rotate an image counter-clockwise by a fixed angle.
+
+    Args:
+        degrees: The angle in degrees.
+        resample: ``Inter.NEAREST`` or ``Inter.BILINEAR``.
+        expand: Grow the output to hold the whole image.
+        center: ``(x, y)`` centre; None for the image centre.
+        fill_value: Fill of the uncovered area.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.Rotate(90, expand=True)(np.zeros((5, 7, 3), np.uint8)).shape
+        (7, 5, 3)
+    """
+
+    def __init__(self, degrees: float, resample: Inter = Inter.NEAREST, expand: bool = False,
+                 center: Optional[Sequence[float]] = None, fill_value: Union[int, Tuple[int, int, int]] = 0) -> None:
+        super().__init__()
+        api = type(self).__name__
+        c.check_type(degrees, (int, float), "degrees", api)
+        self.degrees = float(degrees)
+        self._init_common(resample, expand, center, fill_value, api)
+
+    def _init_common(self, resample, expand, center, fill_value, api):
+        self.resample = _check_inter(resample, "resample", api,
+                                     (Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA))
+        c.check_type(expand, (bool,), "expand", api)
+        self.expand = expand
+        if center is not None:
+            if not (isinstance(center, tuple) and len(center) == 2):
+                raise TypeError(f"For '{api}', the argument 'center' should be a tuple of length 2, "
+                                f"but got {center!r}.")
+            for value in center:
+                c.check_type(value, (int, float), "center", api)
+        self.center = center
+        self.fill_value = c.check_fill_value(fill_value, api)
+
+    def _angle(self) -> tf.Tensor:
+        return tf.constant(self.degrees, tf.float32)
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        _image_rank_check(image, type(self).__name__)
+        img, was_2d = ops.as_hwc(image)
+        method = "NEAREST" if self.resample == Inter.NEAREST else "BILINEAR"
+        out = ops.rotate(img, self._angle(), method, self.expand, self.center, self.fill_value)
+        return ops.restore(out, was_2d)
+
+
+class RandomRotation(Rotate):
+    """Rotate an image by a random angle.
+
+    Args:
+        degrees: A number ``d`` (the range ``[-d, d]``) or a ``(min, max)`` range, in degrees.
+        resample: ``Inter.NEAREST`` (default) or ``Inter.BILINEAR``.
+        expand: Grow the output to hold the whole image.
+        center: ``(x, y)`` centre; None for the image centre.
+        fill_value: Fill of the uncovered area.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.RandomRotation((90, 90))(np.zeros((5, 7, 3), np.uint8)).shape
+        (5, 7, 3)
+    """
+
+    _tf_random = True
+
+    def __init__(self, degrees: Union[float, Sequence[float]], resample: Inter = Inter.NEAREST,
+                 expand: bool = False, center: Optional[Sequence[float]] = None,
+                 fill_value: Union[int, Tuple[int, int, int]] = 0) -> None:
+        ImageTensorOperation.__init__(self)
+        self.degrees = _parse_degrees(degrees, "RandomRotation")
+        self._init_common(resample, expand, center, fill_value, "RandomRotation")
+
+    def _angle(self) -> tf.Tensor:
+        lo, hi = self.degrees
+        if lo == hi:
+            return tf.constant(lo, tf.float32)
+        return self._uniform((), lo, hi)
+
+
+# ------------------------------------------------------------------------------------ values
+class Rescale(ImageTensorOperation):
+    """``image * rescale + shift`` as float32.
+
+    Args:
+        rescale: The scale factor.
+        shift: The offset.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.Rescale(1 / 255, 0)(np.full((1, 1), 255, np.uint8)).tolist()
+        [[1.0]]
+    """
+
+    def __init__(self, rescale: float, shift: float) -> None:
+        super().__init__()
+        self.rescale = c.check_number(rescale, "rescale", "Rescale")
+        self.shift = c.check_number(shift, "shift", "Rescale")
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        if image.dtype == tf.float64:
+            return tf.cast(image * self.rescale + self.shift, tf.float32)
+        x = tf.cast(image, tf.float32)
+        return x * np.float32(self.rescale) + np.float32(self.shift)
+
+
+class Normalize(ImageTensorOperation):
+    """``(image - mean) / std`` per channel, as float32.
+
+    Args:
+        mean: Per-channel means, on the input's scale (each in [0, 255]).
+        std: Per-channel standard deviations (each in (0, 255]).
+        is_hwc: True for HWC input, False for CHW.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.Normalize([127.5] * 3, [127.5] * 3)(np.zeros((1, 1, 3), np.uint8)).tolist()
+        [[[-1.0, -1.0, -1.0]]]
+    """
+
+    def __init__(self, mean: Sequence[float], std: Sequence[float], is_hwc: bool = True) -> None:
+        super().__init__()
+        api = "Normalize"
+        c.check_type(mean, (list, tuple), "mean", api)
+        c.check_type(std, (list, tuple), "std", api)
+        if len(mean) != len(std):
+            raise ValueError(f"For '{api}', length of mean and std must be equal, but got {len(mean)} and {len(std)}.")
+        for i, value in enumerate(mean):
+            c.check_type(value, (int, float), f"mean[{i}]", api)
+            c.check_value(value, 0, 255, f"mean[{i}]", api)
+        for i, value in enumerate(std):
+            c.check_type(value, (int, float), f"std[{i}]", api)
+            c.check_value(value, 0, 255, f"std[{i}]", api, left_open=True)
+        c.check_type(is_hwc, (bool,), "is_hwc", api)
+        self.mean = list(mean)
+        self.std = list(std)
+        self.is_hwc = is_hwc
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        x = tf.cast(image, tf.float32)
+        mean = tf.constant(self.mean, tf.float32)
+        std = tf.constant(self.std, tf.float32)
+        if image.shape.rank == 2:
+            return (x - mean[0]) / std[0]
+        if self.is_hwc:
+            channels = tf.shape(x)[-1]
+            tf.debugging.assert_equal(tf.logical_or(tf.equal(channels, len(self.mean)), len(self.mean) == 1), True,
+                                      message=f"For 'Normalize', the number of channels does not match the "
+                                              f"length of mean {self.mean}")
+            return (x - mean) / std
+        return (x - mean[:, None, None]) / std[:, None, None]
+
+
+class HWC2CHW(ImageTensorOperation):
+    """Transpose an HWC image to CHW (HW input is returned unchanged).
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.HWC2CHW()(np.zeros((4, 6, 3), np.uint8)).shape
+        (3, 4, 6)
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        if image.shape.rank == 2:
+            return image
+        if image.shape.rank != 3:
+            raise RuntimeError(f"For 'HWC2CHW', the input should be in shape of <H,W> or <H,W,C>, "
+                               f"but got shape {image.shape.as_list()}.")
+        return tf.transpose(image, [2, 0, 1])
+
+
+class ToTensor(ImageTensorOperation):
+    """HWC image (uint8 0..255) to a CHW array divided by 255, of `output_type`.
+
+    Args:
+        output_type: A numpy dtype or MindSpore dtype; default float32.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> out = vision.ToTensor()(np.full((2, 2, 3), 255, np.uint8))
+        >>> out.shape, out.dtype, float(out.max())
+        ((3, 2, 2), dtype('float32'), 1.0)
+    """
+
+    def __init__(self, output_type: Any = np.float32) -> None:
+        super().__init__()
+        self.output_type = to_np_dtype(output_type, "ToTensor", "output_type")
+
+    def __call__(self, img: Any) -> Any:
+        if _is_pil(img):
+            img = np.asarray(img)
+        return super().__call__(img)
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        img, _ = ops.as_hwc(image)
+        x = tf.cast(img, tf.float32) / 255.0
+        return tf.cast(tf.transpose(x, [2, 0, 1]), to_tf_dtype(self.output_type))
+
+
+class ToType(TypeCast):
+    """Cast to a numpy or MindSpore dtype (the vision alias of ``TypeCast``)."""
+
+
+class ConvertColor(ImageTensorOperation):
+    """Convert between RGB, BGR, RGBA, BGRA and gray (OpenCV's conversions).
+
+    Args:
+        convert_mode: A :class:`ConvertMode`.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> out = vision.ConvertColor(vision.ConvertMode.COLOR_RGB2GRAY)(np.zeros((4, 6, 3), np.uint8))
+        >>> out.shape
+        (4, 6)
+    """
+
+    def __init__(self, convert_mode: ConvertMode) -> None:
+        super().__init__()
+        c.check_type(convert_mode, (ConvertMode,), "convert_mode", "ConvertColor")
+        self.convert_mode = convert_mode
+
+    @staticmethod
+    def _alpha(image: tf.Tensor) -> tf.Tensor:
+        value = 1.0 if image.dtype.is_floating else 255
+        return tf.fill(tf.shape(image[:, :, :1]), tf.cast(value, image.dtype))
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        m = ConvertMode(self.convert_mode)
+        img = image
+        if m in (ConvertMode.COLOR_GRAY2BGR, ConvertMode.COLOR_GRAY2BGRA):
+            g, _ = ops.as_hwc(img)
+            g = g[:, :, :1]
+            rgb = tf.concat([g, g, g], axis=2)
+            return rgb if m == ConvertMode.COLOR_GRAY2BGR else tf.concat([rgb, self._alpha(rgb)], axis=2)
+        if img.shape.rank != 3:
+            raise RuntimeError(f"For 'ConvertColor', mode {m.name} needs an <H,W,C> image, "
+                               f"but got shape {img.shape.as_list()}.")
+        if m in (ConvertMode.COLOR_BGR2GRAY, ConvertMode.COLOR_BGRA2GRAY):
+            return ops.rgb_to_gray(img, bgr=True)[:, :, 0]
+        if m in (ConvertMode.COLOR_RGB2GRAY, ConvertMode.COLOR_RGBA2GRAY):
+            return ops.rgb_to_gray(img, bgr=False)[:, :, 0]
+        swap = img[:, :, 2::-1]
+        if m == ConvertMode.COLOR_BGR2BGRA:
+            return tf.concat([img[:, :, :3], self._alpha(img)], axis=2)
+        if m == ConvertMode.COLOR_BGRA2BGR:
+            return img[:, :, :3]
+        if m == ConvertMode.COLOR_BGR2RGBA:
+            return tf.concat([swap, self._alpha(img)], axis=2)
+        if m == ConvertMode.COLOR_RGBA2BGR:
+            return swap
+        if m == ConvertMode.COLOR_BGR2RGB:
+            return swap
+        if m == ConvertMode.COLOR_BGRA2RGBA:
+            return tf.concat([swap, img[:, :, 3:4]], axis=2)
+        raise RuntimeError(f"For 'ConvertColor', unsupported convert_mode {self.convert_mode!r}.")
+
+
+class Grayscale(ImageTensorOperation):
+    """RGB to gray with `num_output_channels` (1 or 3) channels.
+
+    Args:
+        num_output_channels: 1 or 3.
+    """
+
+    def __init__(self, num_output_channels: int = 1) -> None:
+        super().__init__()
+        c.check_type(num_output_channels, (int,), "num_output_channels", "Grayscale")
+        if num_output_channels not in (1, 3):
+            raise ValueError(f"For 'Grayscale', num_output_channels should be 1 or 3, but got {num_output_channels}.")
+        self.num_output_channels = num_output_channels
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        gray = ops.rgb_to_gray(image)
+        return tf.concat([gray] * 3, axis=2) if self.num_output_channels == 3 else gray
+
+
+class RandomColorAdjust(ImageTensorOperation):
+    """Randomly change brightness, contrast, saturation and hue (RGB images).
+
+    Each factor is drawn uniformly from its range; the adjustments are applied in a random
+    order, as MindSpore does. Brightness scales the pixels, contrast blends with the mean
+    gray level, saturation with the gray image, and hue rotates the hue (uint8 through
+    OpenCV's 8-bit HSV).
+
+    Args:
+        brightness: A number ``b`` (range ``[max(0, 1-b), 1+b]``) or a ``(min, max)`` range.
+        contrast: As `brightness`.
+        saturation: As `brightness`.
+        hue: A number ``h`` in [0, 0.5] (range ``[-h, h]``) or a range within [-0.5, 0.5].
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> op = vision.RandomColorAdjust(brightness=(2, 2))
+        >>> op(np.full((1, 1, 3), 100, np.uint8)).tolist()
+        [[[200, 200, 200]]]
+    """
+
+    _tf_random = True
+
+    def __init__(self, brightness: Union[float, Sequence[float]] = (1, 1),
+                 contrast: Union[float, Sequence[float]] = (1, 1),
+                 saturation: Union[float, Sequence[float]] = (1, 1),
+                 hue: Union[float, Sequence[float]] = (0, 0)) -> None:
+        super().__init__()
+        self.brightness = self._expand(brightness, "brightness")
+        self.contrast = self._expand(contrast, "contrast")
+        self.saturation = self._expand(saturation, "saturation")
+        self.hue = self._expand(hue, "hue", center=0.0, bound=(-0.5, 0.5), non_negative=False)
+
+    @staticmethod
+    def _expand(value: Any, name: str, center: float = 1.0, bound: Tuple[float, float] = (0, c.FLOAT_MAX_INTEGER),
+                non_negative: bool = True) -> Tuple[float, float]:
+        api = "RandomColorAdjust"
+        c.check_type(value, (numbers.Number, list, tuple), name, api)
+        if isinstance(value, numbers.Number) and not isinstance(value, bool):
+            if value < 0:
+                raise ValueError(f"For '{api}', the input value of {name} cannot be negative, but got {value}.")
+            pair = [center - value, center + value]
+            if non_negative:
+                pair[0] = max(0.0, pair[0])
+            if not bound[0] <= pair[0] <= pair[1] <= bound[1]:
+                raise ValueError(f"For '{api}', input {name} is not within the required interval of "
+                                 f"[{bound[0]}, {bound[1]}], but got {value}.")
+            return (float(pair[0]), float(pair[1]))
+        return c.check_range_pair(value, name, api, bound[0], bound[1])
+
+    def _factor(self, bounds: Tuple[float, float]) -> tf.Tensor:
+        if bounds[0] == bounds[1]:
+            return tf.constant(bounds[0], tf.float32)
+        return self._uniform((), bounds[0], bounds[1])
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        if image.shape.rank != 3:
+            raise RuntimeError(f"For 'RandomColorAdjust', the input should be an <H,W,3> RGB image, "
+                               f"but got shape {image.shape.as_list()}.")
+        steps = []
+        if self.brightness != (1.0, 1.0):
+            f = self._factor(self.brightness)
+            steps.append(lambda x, f=f: ops.adjust_brightness(x, f))
+        if self.contrast != (1.0, 1.0):
+            f = self._factor(self.contrast)
+            steps.append(lambda x, f=f: ops.adjust_contrast(x, f))
+        if self.saturation != (1.0, 1.0):
+            f = self._factor(self.saturation)
+            steps.append(lambda x, f=f: ops.adjust_saturation(x, f))
+        if self.hue != (0.0, 0.0):
+            f = self._factor(self.hue)
+            steps.append(lambda x, f=f: ops.adjust_hue(x, f))
+        if not steps:
+            return image
+        if len(steps) == 1:
+            return steps[0](image)
+        order = tf.argsort(self._uniform([len(steps)]))
+        x = image
+        for position in range(len(steps)):
+            branches = [lambda s=s, x=x: s(x) for s in steps]
+            x = tf.switch_case(order[position], branches)
+            x = tf.ensure_shape(x, image.shape)
+        return x
+
+
+# ------------------------------------------------------------------------------------ PIL helpers
+class ToPIL(TensorOperation):
+    """Convert a numpy HWC image to a PIL image (eager only).
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.ToPIL()(np.zeros((4, 6, 3), np.uint8)).size
+        (6, 4)
+    """
+
+    def __call__(self, img: Any) -> Any:
+        from PIL import Image  # pylint: disable=import-outside-toplevel
+        if _is_pil(img):
+            return img
+        return Image.fromarray(np.asarray(img))
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        return image
+
+
+class ToNumpy(TensorOperation):
+    """Convert a PIL image to a numpy array (identity on arrays)."""
+
+    def __call__(self, img: Any) -> Any:
+        return np.asarray(img)
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        return image

@@ -1,0 +1,81 @@
+"""``Adagrad``: adaptive sub-gradient steps (MindSpore's ``nn.Adagrad``, its ``ApplyAdagrad`` kernel).
+
+Per parameter: ``accum += g * g`` (with ``update_slots``), then ``param -= lr * g / sqrt(accum)``.
+``accum.<name>`` starts at the ``accum`` argument.
+
+Example:
+    >>> from tfspore import nn
+    >>> opt = nn.Adagrad(nn.Dense(3, 2).trainable_params(), accum=0.1, learning_rate=0.01)
+    >>> [p.name for p in opt.accum]
+    ['accum.weight', 'accum.bias']
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfspore.nn.optim import _validator as validator
+from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+
+__all__ = ["Adagrad"]
+
+
+def _check_param_value(accum: Any, update_slots: Any, prim_name: str | None = None) -> None:
+    validator.check_value_type("accum", accum, [float], prim_name)
+    validator.check_value_type("update_slots", update_slots, [bool], prim_name)
+    validator.check_non_negative_float(accum, "accum", prim_name)
+
+
+def _apply_adagrad(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: Any, update_slots: bool) -> Any:
+    dt = var.dtype
+    g = _as(grad, dt)
+    ops = []
+    if update_slots:
+        accum_new = accum + g * g
+        ops.append(accum.assign(accum_new, read_value=False))
+    else:
+        accum_new = tf.convert_to_tensor(accum)
+    ops.append(var.assign_sub(_as(lr, dt) * g / tf.sqrt(accum_new), read_value=False))
+    return _success(ops)
+
+
+class Adagrad(Optimizer):
+    """The Adagrad optimizer (MindSpore's ``nn.Adagrad``).
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        accum: the initial accumulator value, a float >= 0.
+        learning_rate: a float, list, Tensor or learning-rate schedule Cell.
+        update_slots: update the accumulator.
+        loss_scale: gradients are divided by it.
+        weight_decay: a number, or a Cell of ``global_step``.
+
+    Inputs:
+        grads: a tuple of Tensors, one per parameter.
+
+    Outputs:
+        A tuple of success flags, one per parameter.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for values out of range.
+
+    Example:
+        >>> opt = nn.Adagrad(net.trainable_params(), learning_rate=0.01)
+    """
+
+    @opt_init_args_register
+    def __init__(self, params: Any, accum: float = 0.1, learning_rate: Any = 0.001, update_slots: bool = True,
+                 loss_scale: float = 1.0, weight_decay: Any = 0.0) -> None:
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        _check_param_value(accum, update_slots, self.cls_name)
+        self.accum = self._parameters.clone(prefix="accum", init=accum)
+        self.update_slots = update_slots
+
+    def construct(self, grads: Sequence[Any]) -> tuple:
+        grads = self._prepare_gradients(grads)
+        lr = self.get_lr()
+        self._increase_global_step()
+        return tuple(_apply_adagrad(param._var, accum._var, self._lr_for(lr, i), grad, self.update_slots)
+                     for i, (param, accum, grad) in enumerate(zip(self._parameters, self.accum, grads)))

@@ -1,0 +1,304 @@
+"""``Adam``, ``AdamWeightDecay`` and ``AdamOffload``: MindSpore's Adam family on ``tf.Variable`` updates.
+
+Adam (MindSpore's ``Adam`` kernel), per parameter, with ``beta1_power = beta1 ** t`` after the
+step-``t`` update of the ``beta1_power`` / ``beta2_power`` Parameters::
+
+    m += (g - m) * (1 - beta1)
+    v += (g * g - v) * (1 - beta2)
+    lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)
+    param -= lr_t * m / (sqrt(v) + eps)                           # default
+    param -= lr_t * (beta1 * m + (1 - beta1) * g) / (sqrt(v) + eps)  # use_nesterov
+    vhat = max(vhat, v); param -= lr_t * m / (sqrt(vhat) + eps)   # use_amsgrad
+
+AdamWeightDecay decouples the decay and has no bias correction::
+
+    param -= lr * (m / (sqrt(v) + eps) + weight_decay * param)
+
+Example:
+    >>> from tfspore import nn
+    >>> opt = nn.Adam(nn.Dense(3, 2).trainable_params(), learning_rate=0.01)
+    >>> [p.name for p in opt.get_parameters()][4:]
+    ['beta1_power', 'beta2_power', 'moment1.weight', 'moment1.bias', 'moment2.weight', 'moment2.bias']
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import tensorflow as tf
+
+from tfspore.common import dtype as mstype
+from tfspore.common.initializer import initializer
+from tfspore.common.parameter import Parameter
+from tfspore.common.tensor import Tensor
+from tfspore.nn.optim import _validator as validator
+from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+
+__all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
+
+
+def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
+    validator.check_value_type("beta1", beta1, [float], prim_name)
+    validator.check_value_type("beta2", beta2, [float], prim_name)
+    validator.check_value_type("eps", eps, [float], prim_name)
+    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
+    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
+    validator.check_positive_float(eps, "eps", prim_name)
+
+
+def _apply_adam(var: tf.Variable, m: tf.Variable, v: tf.Variable, vhat: tf.Variable | None, new_lr: tf.Tensor,
+                beta1: float, beta2: float, eps: float, grad: Any, use_nesterov: bool) -> Any:
+    """One Adam step of one parameter; ``new_lr`` already holds the bias correction."""
+    dt = var.dtype
+    g = _as(grad, dt)
+    one = tf.constant(1.0, dt)
+    b1, b2, e = tf.constant(beta1, dt), tf.constant(beta2, dt), tf.constant(eps, dt)
+    lr_t = _as(new_lr, dt)
+    m_new = m + (g - m) * (one - b1)
+    v_new = v + (g * g - v) * (one - b2)
+    ops = [m.assign(m_new, read_value=False), v.assign(v_new, read_value=False)]
+    if vhat is not None:
+        vhat_new = tf.maximum(vhat, v_new)
+        ops.append(vhat.assign(vhat_new, read_value=False))
+        update = lr_t * m_new / (tf.sqrt(vhat_new) + e)
+    elif use_nesterov:
+        update = lr_t * (m_new * b1 + (one - b1) * g) / (tf.sqrt(v_new) + e)
+    else:
+        update = lr_t * m_new / (tf.sqrt(v_new) + e)
+    ops.append(var.assign_sub(update, read_value=False))
+    return _success(ops)
+
+
+def _bias_corrected_lr(lr: tf.Tensor, beta1_power: tf.Tensor, beta2_power: tf.Tensor) -> tf.Tensor:
+    one = tf.constant(1.0, tf.float32)
+    return lr * tf.sqrt(one - beta2_power) / (one - beta1_power)
+
+
+class Adam(Optimizer):
+    """Adaptive Moment Estimation (MindSpore's ``nn.Adam``).
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        learning_rate: a float, list, Tensor or learning-rate schedule Cell.
+        beta1: the first-moment decay, a float in (0, 1).
+        beta2: the second-moment decay, a float in (0, 1).
+        eps: added to the denominator, a positive float.
+        use_locking: accepted for compatibility (updates are always consistent).
+        use_nesterov: use the Nesterov form of the update.
+        weight_decay: a number, or a Cell of ``global_step``.
+        loss_scale: gradients are divided by it.
+        use_amsgrad: keep the running maximum ``vhat`` of the second moment.
+        **kwargs: ``use_lazy`` (LazyAdam behaviour for sparse gradients; dense gradients update
+            as Adam) and ``use_offload`` (update on the host in MindSpore; same math here).
+
+    Inputs:
+        gradients: a tuple of Tensors, one per parameter.
+
+    Outputs:
+        A tuple of success flags, one per parameter.
+
+    Raises:
+        KeyError: for an unknown keyword argument.
+        TypeError: for arguments of the wrong type.
+        ValueError: for values out of range or incompatible options.
+
+    Example:
+        >>> opt = nn.Adam(net.trainable_params(), learning_rate=1e-3, use_amsgrad=True)
+        >>> opt.vhat[0].name
+        'vhat.weight'
+    """
+
+    @opt_init_args_register
+    def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False, weight_decay: Any = 0.0,
+                 loss_scale: float = 1.0, use_amsgrad: bool = False, **kwargs: Any) -> None:
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        valid_keys = {"use_lazy", "use_offload"}
+        if set(kwargs.keys()) - valid_keys:
+            raise KeyError(f"For 'Adam', invalid keys are passed as kwargs, supported keys are 'use_lazy' and"
+                           f"'use_offload', but got {kwargs.keys()}.")
+        use_lazy = kwargs.get("use_lazy", False)
+        use_offload = kwargs.get("use_offload", False)
+        _check_param_value(beta1, beta2, eps, self.cls_name)
+        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
+        validator.check_value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
+        validator.check_value_type("use_amsgrad", use_amsgrad, [bool], self.cls_name)
+        validator.check_value_type("use_lazy", use_lazy, [bool], self.cls_name)
+        validator.check_value_type("use_offload", use_offload, [bool], self.cls_name)
+        if use_lazy and use_offload:
+            raise ValueError(f"For 'Adam', 'use_lazy' and 'use_offload' can not both be True.But got "
+                             f"use_lazy={use_lazy}, use_offload={use_offload}.")
+        if use_amsgrad and (use_lazy or use_offload):
+            raise ValueError(f"For lazy Adam and Adam with offload, there is no parameter named 'use_amsgrad'.but "
+                             f"got 'use_amsgrad'={use_amsgrad}.")
+        self.beta1 = Tensor(beta1, mstype.float32)
+        self.beta2 = Tensor(beta2, mstype.float32)
+        self._beta1, self._beta2, self._eps = beta1, beta2, eps
+        self.beta1_power = Parameter(initializer(1, (), mstype.float32), name="beta1_power")
+        self.beta2_power = Parameter(initializer(1, (), mstype.float32), name="beta2_power")
+        self.eps = Tensor(eps, mstype.float32)
+        self.use_nesterov = use_nesterov
+        self.use_locking = use_locking
+        self.use_amsgrad = use_amsgrad
+        self.use_lazy = use_lazy
+        self.use_offload = use_offload
+        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
+        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+        if use_amsgrad:
+            self.vhat = self._parameters.clone(prefix="vhat", init="zeros")
+        self._is_device = not use_offload
+
+    def construct(self, gradients: Sequence[Any]) -> tuple:
+        gradients = self.decay_weight(gradients)
+        if not self.use_offload:
+            gradients = self.gradients_centralization(gradients)
+        gradients = self.scale_grad(gradients)
+        lr = self.get_lr()
+        self._increase_global_step()
+        b1p_var, b2p_var = self.beta1_power._var, self.beta2_power._var
+        beta1_power = b1p_var * tf.constant(self._beta1, tf.float32)
+        beta2_power = b2p_var * tf.constant(self._beta2, tf.float32)
+        b1p_var.assign(beta1_power, read_value=False)
+        b2p_var.assign(beta2_power, read_value=False)
+        success = []
+        for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moment1, self.moment2, gradients)):
+            vhat = self.vhat[i]._var if self.use_amsgrad else None
+            new_lr = _bias_corrected_lr(self._lr_for(lr, i), beta1_power, beta2_power)
+            success.append(_apply_adam(param._var, m._var, v._var, vhat, new_lr, self._beta1, self._beta2,
+                                       self._eps, grad, self.use_nesterov))
+        return tuple(success)
+
+    @Optimizer.target.setter
+    def target(self, value: str) -> None:
+        """Set the device the update runs on ('CPU', 'Ascend' or 'GPU')."""
+        self._set_base_target(value)
+
+
+class AdamWeightDecay(Optimizer):
+    """Adam with decoupled weight decay (MindSpore's ``nn.AdamWeightDecay``).
+
+    Per parameter: ``m``, ``v`` as in Adam, then
+    ``param -= lr * (m / (sqrt(v) + eps) + weight_decay * param)``, with no bias correction.
+    Parameters whose names contain 'beta' or 'gamma' get no decay unless grouped. There is no
+    loss scale and no gradient centralization, as in MindSpore.
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        learning_rate: a float, list, Tensor or learning-rate schedule Cell.
+        beta1: the first-moment decay, a float in (0, 1).
+        beta2: the second-moment decay, a float in (0, 1).
+        eps: added to the denominator, a positive float.
+        weight_decay: a number >= 0, or a Cell of ``global_step``.
+
+    Inputs:
+        gradients: a tuple of Tensors, one per parameter.
+
+    Outputs:
+        A tuple of success flags, one per parameter.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for values out of range.
+
+    Example:
+        >>> opt = nn.AdamWeightDecay(net.trainable_params(), 1e-3, weight_decay=0.01)
+        >>> opt.moments1[0].name
+        'adam_m.weight'
+    """
+
+    _support_parallel_optimizer = True
+
+    def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-6, weight_decay: Any = 0.0) -> None:
+        super().__init__(learning_rate, params, weight_decay)
+        _check_param_value(beta1, beta2, eps, self.cls_name)
+        self.beta1 = Tensor(np.array([beta1]).astype(np.float32))
+        self.beta2 = Tensor(np.array([beta2]).astype(np.float32))
+        self.eps = Tensor(np.array([eps]).astype(np.float32))
+        self._beta1, self._beta2, self._eps = beta1, beta2, eps
+        self.moments1 = self._parameters.clone(prefix="adam_m", init="zeros")
+        self.moments2 = self._parameters.clone(prefix="adam_v", init="zeros")
+        self.use_fused_opt = True
+
+    def construct(self, gradients: Sequence[Any]) -> tuple:
+        weight_decay = self.get_weight_decay()
+        lr = self.get_lr()
+        self._increase_global_step()
+        success = []
+        for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moments1, self.moments2, gradients)):
+            var, m_var, v_var = param._var, m._var, v._var
+            dt = var.dtype
+            g = _as(grad, dt)
+            one = tf.constant(1.0, dt)
+            b1, b2, e = tf.constant(self._beta1, dt), tf.constant(self._beta2, dt), tf.constant(self._eps, dt)
+            wd = _as(self._weight_decay_for(weight_decay, i), dt)
+            m_new = m_var + (g - m_var) * (one - b1)
+            v_new = v_var + (g * g - v_var) * (one - b2)
+            update = m_new / (tf.sqrt(v_new) + e) + wd * var
+            ops = [m_var.assign(m_new, read_value=False), v_var.assign(v_new, read_value=False),
+                   var.assign_sub(_as(self._lr_for(lr, i), dt) * update, read_value=False)]
+            success.append(_success(ops))
+        return tuple(success)
+
+
+class AdamOffload(Optimizer):
+    """Adam whose update MindSpore runs on the host (deprecated there in favour of ``nn.Adam``).
+
+    The math, arguments and state names are Adam's (``beta1_power`` / ``beta2_power`` have shape
+    ``(1,)`` here, as in MindSpore); gradient centralization is not applied.
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        learning_rate: a float, list, Tensor or learning-rate schedule Cell.
+        beta1: the first-moment decay, a float in (0, 1).
+        beta2: the second-moment decay, a float in (0, 1).
+        eps: added to the denominator, a positive float.
+        use_locking: accepted for compatibility.
+        use_nesterov: use the Nesterov form of the update.
+        weight_decay: a number, or a Cell of ``global_step``.
+        loss_scale: gradients are divided by it.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for values out of range.
+
+    Example:
+        >>> opt = nn.AdamOffload(net.trainable_params(), 1e-3)
+    """
+
+    def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False, weight_decay: Any = 0.0,
+                 loss_scale: float = 1.0) -> None:
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        _check_param_value(beta1, beta2, eps, self.cls_name)
+        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
+        validator.check_value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
+        self.params = self.parameters
+        self.beta1 = Tensor(beta1, mstype.float32)
+        self.beta2 = Tensor(beta2, mstype.float32)
+        self._beta1, self._beta2, self._eps = beta1, beta2, eps
+        self.beta1_power = Parameter(initializer(1, [1], mstype.float32), name="beta1_power")
+        self.beta2_power = Parameter(initializer(1, [1], mstype.float32), name="beta2_power")
+        self.eps = Tensor(eps, mstype.float32)
+        self.use_nesterov = use_nesterov
+        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
+        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+
+    def construct(self, gradients: Sequence[Any]) -> tuple:
+        gradients = self.decay_weight(gradients)
+        gradients = self.scale_grad(gradients)
+        lr = self.get_lr()
+        self._increase_global_step()
+        b1p_var, b2p_var = self.beta1_power._var, self.beta2_power._var
+        beta1_power = b1p_var * tf.constant(self._beta1, tf.float32)
+        beta2_power = b2p_var * tf.constant(self._beta2, tf.float32)
+        b1p_var.assign(beta1_power, read_value=False)
+        b2p_var.assign(beta2_power, read_value=False)
+        success = []
+        for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moment1, self.moment2, gradients)):
+            new_lr = _bias_corrected_lr(self._lr_for(lr, i), tf.reshape(beta1_power, []),
+                                        tf.reshape(beta2_power, []))
+            success.append(_apply_adam(param._var, m._var, v._var, None, new_lr, self._beta1, self._beta2,
+                                       self._eps, grad, self.use_nesterov))
+        return tuple(success)
+

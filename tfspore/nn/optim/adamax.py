@@ -1,0 +1,104 @@
+"""``AdaMax``: Adam with the infinity norm (MindSpore's ``nn.AdaMax``, its ``ApplyAdaMax`` kernel).
+
+Per parameter, after ``beta1_power *= beta1``::
+
+    m = beta1 * m + (1 - beta1) * g
+    v = max(beta2 * v, |g|)
+    param -= lr / (1 - beta1_power) * m / (v + eps)
+
+Example:
+    >>> from tfspore import nn
+    >>> opt = nn.AdaMax(nn.Dense(3, 2).trainable_params(), learning_rate=0.01)
+    >>> opt.beta1_power.shape
+    (1,)
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfspore.common import dtype as mstype
+from tfspore.common.initializer import initializer
+from tfspore.common.parameter import Parameter
+from tfspore.common.tensor import Tensor
+from tfspore.nn.optim import _validator as validator
+from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+
+__all__ = ["AdaMax"]
+
+
+def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
+    validator.check_value_type("beta1", beta1, [float], prim_name)
+    validator.check_value_type("beta2", beta2, [float], prim_name)
+    validator.check_value_type("eps", eps, [float], prim_name)
+    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
+    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
+    validator.check_positive_float(eps, "eps", prim_name)
+
+
+def _apply_ada_max(var: tf.Variable, m: tf.Variable, v: tf.Variable, beta1_power: tf.Tensor, lr: tf.Tensor,
+                   beta1: float, beta2: float, eps: float, grad: Any) -> Any:
+    dt = var.dtype
+    g = _as(grad, dt)
+    b1, b2, e = tf.constant(beta1, dt), tf.constant(beta2, dt), tf.constant(eps, dt)
+    one = tf.constant(1.0, dt)
+    m_new = b1 * m + (one - b1) * g
+    v_new = tf.maximum(b2 * v, tf.abs(g))
+    update = _as(lr, dt) / (one - _as(beta1_power, dt)) * (m_new / (v_new + e))
+    ops = [m.assign(m_new, read_value=False), v.assign(v_new, read_value=False),
+           var.assign_sub(update, read_value=False)]
+    return _success(ops)
+
+
+class AdaMax(Optimizer):
+    """The AdaMax optimizer (MindSpore's ``nn.AdaMax``).
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        learning_rate: a float, list, Tensor or learning-rate schedule Cell.
+        beta1: the first-moment decay, a float in (0, 1).
+        beta2: the infinity-norm decay, a float in (0, 1).
+        eps: added to the denominator, a positive float.
+        weight_decay: a number, or a Cell of ``global_step``.
+        loss_scale: gradients are divided by it.
+
+    Inputs:
+        gradients: a tuple of Tensors, one per parameter.
+
+    Outputs:
+        A tuple of success flags, one per parameter.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for values out of range.
+
+    Example:
+        >>> opt = nn.AdaMax(net.trainable_params(), learning_rate=0.002)
+    """
+
+    @opt_init_args_register
+    def __init__(self, params: Any, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-08, weight_decay: Any = 0.0, loss_scale: float = 1.0) -> None:
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        _check_param_value(beta1, beta2, eps, self.cls_name)
+        self.beta1 = Tensor(beta1, mstype.float32)
+        self.beta2 = Tensor(beta2, mstype.float32)
+        self._beta1, self._beta2, self._eps = beta1, beta2, eps
+        self.beta1_power = Parameter(initializer(1, [1], mstype.float32), name="beta1_power")
+        self.eps = Tensor(eps, mstype.float32)
+        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
+        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+
+    def construct(self, gradients: Sequence[Any]) -> tuple:
+        gradients = self._prepare_gradients(gradients)
+        lr = self.get_lr()
+        self._increase_global_step()
+        b1p_var = self.beta1_power._var
+        beta1_power = b1p_var * tf.constant(self._beta1, tf.float32)
+        b1p_var.assign(beta1_power, read_value=False)
+        beta1_power = tf.reshape(beta1_power, [])
+        return tuple(_apply_ada_max(param._var, m._var, v._var, beta1_power, self._lr_for(lr, i), self._beta1,
+                                    self._beta2, self._eps, grad)
+                     for i, (param, m, v, grad) in enumerate(
+                         zip(self._parameters, self.moment1, self.moment2, gradients)))

@@ -1,0 +1,595 @@
+"""ModelCheckpoint and CheckpointConfig: save ``.ckpt`` files while training.
+
+Files are named ``<prefix>-<epoch>_<step in epoch>.ckpt`` in ``directory``, written through
+:func:`tfspore.train.serialization.save_checkpoint` (MindSpore's byte format, atomic write).
+Retention follows MindSpore: before each save the directory is rescanned for this prefix's files,
+and the oldest (by modification time) is deleted once ``keep_checkpoint_max`` files exist.
+
+MindSpore also writes ``<prefix>-graph.meta`` (its compiled graph, ANF IR) in GRAPH mode; that
+file has no TensorFlow counterpart and is not written.
+
+Example:
+    >>> from tfspore.train import ModelCheckpoint, CheckpointConfig
+    >>> config = CheckpointConfig(save_checkpoint_steps=100, keep_checkpoint_max=3)
+    >>> ckpt_cb = ModelCheckpoint(prefix="lenet", directory="./ckpt", config=config)
+    >>> model.train(10, dataset, callbacks=[ckpt_cb])  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import time
+from typing import Any, Callable
+
+from tfspore.common.parameter import Parameter
+from tfspore.common.tensor import Tensor
+from tfspore.nn.cell import Cell
+from tfspore.train import serialization as _ser
+from tfspore.train.callback._callback import Callback, RunContext
+from tfspore.train.callback._checks import check_bool, check_isinstance, check_non_negative_int, make_directory
+
+_logger = logging.getLogger("tfspore")
+
+# As in MindSpore, ``directory=None`` means the working directory when this module was imported.
+_cur_dir = os.getcwd()
+SAVE_DIR = _cur_dir
+_info_list = ["epoch_num", "step_num"]
+
+
+def _wait_async_save_ckpt(async_save: Any = False) -> None:
+    """Wait for a pending background save (``async_save`` True, ``"thread"`` or ``"process"``)."""
+    if async_save:
+        _ser._wait_async_thread_save_ckpt()
+
+
+def _check_async_save(async_save: Any) -> Any:
+    if not isinstance(async_save, (bool, str)):
+        raise TypeError(f"For 'save_checkpoint', the parameter 'async_save' must be bool or str, but got "
+                        f"{type(async_save)}.")
+    if isinstance(async_save, str) and async_save not in ("process", "thread"):
+        raise ValueError("For 'save_checkpoint', the argument 'async_save' can only be 'process' or 'thread',"
+                         f"but got {async_save}.")
+    return async_save
+
+
+def _is_generator(value: Any) -> bool:
+    return type(value).__name__ == "Generator" and callable(getattr(value, "get_state", None))
+
+
+def _chg_ckpt_file_name_if_same_exist(directory: Any, prefix: Any, exception: bool = False) -> Any:
+    """Return ``prefix``, or ``prefix_N`` when ``directory`` already holds checkpoints of that prefix.
+
+    A file ``prefix-...`` gives suffix 1 at least; ``prefix_N-...`` gives N+1 at least. With
+    ``exception=True`` only ``_breakpoint.ckpt`` files count, otherwise only the other
+    ``.ckpt``/``.safetensors`` files. Callable prefixes and directories are returned unchanged.
+    """
+    if callable(prefix) or callable(directory):
+        return prefix
+    suffix_num = 0
+    pre_len = len(prefix)
+    for filename in os.listdir(directory):
+        ext = os.path.splitext(filename)[-1]
+        is_breakpoint = filename.endswith("_breakpoint.ckpt")
+        if exception and not is_breakpoint:
+            continue
+        if not exception and (ext not in (".ckpt", ".safetensors") or is_breakpoint):
+            continue
+        if filename.startswith(prefix) and len(filename) > pre_len and not filename[pre_len].isalpha():
+            index = filename[pre_len:].find("-")
+            if index == 0:
+                suffix_num = max(suffix_num, 1)
+            elif index != -1:
+                num = filename[pre_len + 1:pre_len + index]
+                if num.isdigit():
+                    suffix_num = max(suffix_num, int(num) + 1)
+    if suffix_num != 0:
+        prefix = f"{prefix}_{suffix_num}"
+    return prefix
+
+
+class CheckpointConfig:
+    """The saving and retention policy of :class:`ModelCheckpoint`.
+
+    Note:
+        ``save_checkpoint_steps > 0`` disables ``save_checkpoint_seconds`` (and the default steps
+        is 1: pass ``save_checkpoint_steps=0`` or None to save by time). Likewise
+        ``keep_checkpoint_max > 0`` disables ``keep_checkpoint_per_n_minutes``. When both keep
+        values are 0 or None, ``keep_checkpoint_max`` becomes 1.
+
+    Args:
+        save_checkpoint_steps: save every N steps (at least N steps since the last save). Default: 1.
+        save_checkpoint_seconds: save every N seconds. Default: 0.
+        keep_checkpoint_max: keep at most N files of this prefix. Default: 5.
+        keep_checkpoint_per_n_minutes: keep one file per N minutes. Default: 0.
+        integrated_save: merge sliced parameters (parallel training). Default: True.
+        async_save: False, True / ``"thread"`` / ``"process"``: save on a background thread. Default: False.
+        saved_network: the Cell to save instead of the train network. Default: None.
+        append_info: ``"epoch_num"``, ``"step_num"`` and at most one dict ``{str: int | float | bool
+            | str | Parameter | Tensor | Generator}`` saved with each file. Default: None.
+        enc_key: a 16/24/32-byte key to encrypt the files with. Default: None.
+        enc_mode: ``"AES-GCM"``, ``"AES-CBC"`` or ``"SM4-CBC"``, checked at save time. Default: ``"AES-GCM"``.
+        exception_save: save ``<prefix>-<epoch>_<step>_breakpoint.ckpt`` when training raises. Default: False.
+        crc_check: append a CRC-32 trailer. Default: False.
+        remove_redundancy: save without data-parallel redundancy (parallel training only). Default: False.
+        format: ``"ckpt"`` (checked at save time). Default: ``"ckpt"``.
+        **kwargs: ``incremental`` (bool) and ``enable_redundance`` (bool).
+
+    Raises:
+        ValueError: for a negative count, all four save/keep values None or 0, a bad
+            ``append_info`` string, ``enc_key``/``enc_mode``/``crc_check`` of the wrong type, or
+            ``format="safetensors"`` with non-default encryption, CRC or exception_save.
+        TypeError: for a non-int count, a non-bool flag, a bad ``saved_network``, ``async_save``
+            or ``append_info``.
+
+    Example:
+        >>> config = CheckpointConfig(save_checkpoint_steps=2, keep_checkpoint_max=3)
+        >>> config.get_checkpoint_policy()["keep_checkpoint_max"]
+        3
+    """
+
+    def __init__(self, save_checkpoint_steps: int | None = 1, save_checkpoint_seconds: int | None = 0,
+                 keep_checkpoint_max: int | None = 5, keep_checkpoint_per_n_minutes: int | None = 0,
+                 integrated_save: bool = True, async_save: bool | str = False, saved_network: Cell | None = None,
+                 append_info: list | None = None, enc_key: bytes | None = None, enc_mode: str = "AES-GCM",
+                 exception_save: bool = False, crc_check: bool = False, remove_redundancy: bool = False,
+                 format: str = "ckpt", **kwargs: Any) -> None:  # pylint: disable=redefined-builtin
+        if save_checkpoint_steps is not None:
+            save_checkpoint_steps = check_non_negative_int(save_checkpoint_steps)
+        if save_checkpoint_seconds is not None:
+            save_checkpoint_seconds = check_non_negative_int(save_checkpoint_seconds)
+        if keep_checkpoint_max is not None:
+            keep_checkpoint_max = check_non_negative_int(keep_checkpoint_max)
+        if keep_checkpoint_per_n_minutes is not None:
+            keep_checkpoint_per_n_minutes = check_non_negative_int(keep_checkpoint_per_n_minutes)
+
+        if saved_network is not None and not isinstance(saved_network, Cell):
+            raise TypeError("For 'CheckpointConfig', the type of 'saved_network' must be None or Cell, "
+                            f"but got {type(saved_network)}.")
+        if not save_checkpoint_steps and not save_checkpoint_seconds and \
+                not keep_checkpoint_max and not keep_checkpoint_per_n_minutes:
+            raise ValueError("For 'CheckpointConfig', the input arguments 'save_checkpoint_steps', "
+                             "'save_checkpoint_seconds', 'keep_checkpoint_max' and 'keep_checkpoint_per_n_minutes' "
+                             "can't be all None or 0.")
+        self.exception_save = check_bool(exception_save)
+
+        self._save_checkpoint_steps = save_checkpoint_steps
+        self._save_checkpoint_seconds = save_checkpoint_seconds
+        if self._save_checkpoint_steps and self._save_checkpoint_steps > 0:
+            self._save_checkpoint_seconds = None
+
+        self._keep_checkpoint_max = keep_checkpoint_max
+        self._keep_checkpoint_per_n_minutes = keep_checkpoint_per_n_minutes
+        if self._keep_checkpoint_max and self._keep_checkpoint_max > 0:
+            self._keep_checkpoint_per_n_minutes = None
+        elif not self._keep_checkpoint_per_n_minutes:
+            self._keep_checkpoint_max = 1
+
+        self._integrated_save = check_bool(integrated_save)
+        self._async_save = _check_async_save(async_save)
+        self._saved_network = saved_network
+        self._append_dict = self._handle_append_info(append_info)
+        self._enc_key = check_isinstance("enc_key", enc_key, (type(None), bytes))
+        self._enc_mode = check_isinstance("enc_mode", enc_mode, str)
+        self._crc_check = check_isinstance("crc_check", crc_check, bool)
+        self._format = check_isinstance("format", format, str)
+        self._map_param_inc = kwargs.get("incremental", False)
+        self.enable_redundance = kwargs.get("enable_redundance", False)
+        self.remove_redundancy = check_isinstance("remove_redundancy", remove_redundancy, bool)
+        param_not_default = (enc_key is not None or enc_mode != "AES-GCM" or crc_check or exception_save
+                             or self._map_param_inc)
+        if format == "safetensors" and param_not_default:
+            raise ValueError("For 'save_checkpoint', when format is 'safetensors', other param must be default.")
+
+    @property
+    def save_checkpoint_steps(self) -> int | None:
+        """int: save every N steps (None or 0: disabled)."""
+        return self._save_checkpoint_steps
+
+    @property
+    def save_checkpoint_seconds(self) -> int | None:
+        """int: save every N seconds (None when steps are set)."""
+        return self._save_checkpoint_seconds
+
+    @property
+    def keep_checkpoint_max(self) -> int | None:
+        """int: the most files of this prefix kept."""
+        return self._keep_checkpoint_max
+
+    @property
+    def keep_checkpoint_per_n_minutes(self) -> int | None:
+        """int: keep one file per N minutes (None when keep_checkpoint_max is set)."""
+        return self._keep_checkpoint_per_n_minutes
+
+    @property
+    def integrated_save(self) -> bool:
+        """bool: whether sliced parameters are merged when saving."""
+        return self._integrated_save
+
+    @property
+    def async_save(self) -> bool | str:
+        """bool or str: whether (and how) files are saved in the background."""
+        return self._async_save
+
+    @property
+    def saved_network(self) -> Cell | None:
+        """Cell: the network saved instead of the train network, or None."""
+        return self._saved_network
+
+    @property
+    def enc_key(self) -> bytes | None:
+        """bytes: the encryption key, or None."""
+        return self._enc_key
+
+    @property
+    def enc_mode(self) -> str:
+        """str: the encryption mode."""
+        return self._enc_mode
+
+    @property
+    def crc_check(self) -> bool:
+        """bool: whether a CRC-32 trailer is written."""
+        return self._crc_check
+
+    @property
+    def format(self) -> str:
+        """str: the file format (``"ckpt"``)."""
+        return self._format
+
+    @property
+    def append_dict(self) -> dict | None:
+        """dict: the extra entries saved with each file (``epoch_num``/``step_num`` first), or None."""
+        return self._append_dict
+
+    @property
+    def map_param_inc(self) -> bool:
+        """bool: whether map parameters are saved incrementally."""
+        return self._map_param_inc
+
+    def get_checkpoint_policy(self) -> dict:
+        """The saving policy.
+
+        Returns:
+            dict: ``save_checkpoint_steps``, ``save_checkpoint_seconds``, ``keep_checkpoint_max``,
+            ``keep_checkpoint_per_n_minutes`` and ``saved_network``.
+        """
+        return {"save_checkpoint_steps": self.save_checkpoint_steps,
+                "save_checkpoint_seconds": self.save_checkpoint_seconds,
+                "keep_checkpoint_max": self.keep_checkpoint_max,
+                "keep_checkpoint_per_n_minutes": self.keep_checkpoint_per_n_minutes,
+                "saved_network": self.saved_network}
+
+    @staticmethod
+    def _handle_append_info(append_info: Any) -> dict | None:
+        """Turn ``append_info`` into the dict saved with each file."""
+        if append_info is None or append_info == []:
+            return None
+        if not isinstance(append_info, list):
+            raise TypeError("For 'CheckpointConfig', the type of 'append_info' must be list,"
+                            f"but got {type(append_info)}.")
+        handled: dict = {}
+        if "epoch_num" in append_info:
+            handled["epoch_num"] = 0
+        if "step_num" in append_info:
+            handled["step_num"] = 0
+        dict_num = 0
+        for element in append_info:
+            if not isinstance(element, (str, dict)):
+                raise TypeError("For 'CheckpointConfig', the type of 'append_info' element must be str or dict,"
+                                f"but got {type(element)}.")
+            if isinstance(element, str) and element not in _info_list:
+                raise ValueError("For 'CheckpointConfig', the value of element in the argument 'append_info' "
+                                 f"must be in {_info_list}, but got {element}.")
+            if isinstance(element, dict):
+                dict_num += 1
+                if dict_num > 1:
+                    raise TypeError("For 'CheckpointConfig', the element of 'append_info' must has only one dict, "
+                                    f"but got {dict_num}")
+                for key, value in element.items():
+                    if isinstance(key, str) and (isinstance(value, (int, float, bool, str, Parameter, Tensor))
+                                                 or _is_generator(value)):
+                        handled[key] = value
+                    else:
+                        raise TypeError("For 'CheckpointConfig', the key type of the dict 'append_info' "
+                                        "must be string, the value type must be int or float or bool, "
+                                        f"but got key type {type(key)}, value type {type(value)}")
+        return handled
+
+
+class CheckpointManager:
+    """Tracks the checkpoint files of one prefix in a directory (retention)."""
+
+    def __init__(self, format: str = "ckpt") -> None:  # pylint: disable=redefined-builtin
+        self._ckpoint_filelist: list[str] = []
+        self._format = format
+
+    @property
+    def ckpoint_filelist(self) -> list[str]:
+        """list: the managed files."""
+        return self._ckpoint_filelist
+
+    @property
+    def ckpoint_num(self) -> int:
+        """int: the number of managed files."""
+        return len(self._ckpoint_filelist)
+
+    def update_ckpoint_filelist(self, directory: str, prefix: str) -> None:
+        """Rescan ``directory`` for ``prefix-<no letters>.<format>`` files."""
+        self._ckpoint_filelist = []
+        ext = f".{self._format}"
+        for filename in os.listdir(directory):
+            if os.path.splitext(filename)[-1] == ext and filename.startswith(prefix + "-"):
+                mid_name = filename[len(prefix):-len(ext)]
+                if not any(char.isalpha() for char in mid_name):
+                    self._ckpoint_filelist.append(os.path.join(directory, filename))
+
+    def remove_ckpoint_file(self, file_name: str) -> None:
+        """Delete ``file_name`` from the directory and from the list (a failure is logged)."""
+        try:
+            os.chmod(file_name, stat.S_IWRITE | stat.S_IREAD)
+            os.remove(file_name)
+            self._ckpoint_filelist.remove(file_name)
+        except OSError:
+            _logger.warning("OSError, failed to remove the older ckpt file %s.", file_name)
+        except ValueError:
+            _logger.warning("ValueError, failed to remove the older ckpt file %s.", file_name)
+
+    def remove_oldest_ckpoint_file(self) -> None:
+        """Delete the file with the oldest modification time."""
+        ckpoint_files = sorted(self._ckpoint_filelist, key=os.path.getmtime)
+        self.remove_ckpoint_file(ckpoint_files[0])
+
+    def keep_one_ckpoint_per_minutes(self, minutes: int, cur_time: float) -> None:
+        """Delete the files written in the last ``minutes`` minutes, except the oldest of them."""
+        del_list = []
+        oldest_file = ""
+        oldest_time = cur_time
+        for ck_file in self._ckpoint_filelist:
+            modify_time = os.path.getmtime(ck_file)
+            if cur_time - modify_time < 60 * minutes:
+                del_list.append(ck_file)
+                if modify_time < oldest_time:
+                    oldest_time = modify_time
+                    oldest_file = ck_file
+        for mv_file in del_list:
+            if mv_file != oldest_file:
+                self.remove_ckpoint_file(mv_file)
+
+
+def _saveable(network: Any) -> Any:
+    """What ``save_checkpoint`` receives for ``network``: a Cell as is, a Keras model as its weights."""
+    if isinstance(network, (Cell, list, dict)):
+        return network
+    weights = getattr(network, "weights", None)
+    if weights is not None:  # a Keras model (ModelCheckpoint used through as_keras_callback)
+        return [{"name": getattr(w, "path", None) or w.name, "data": Tensor(w.numpy())} for w in weights]
+    return network
+
+
+class ModelCheckpoint(Callback):
+    """Save checkpoints while training.
+
+    Files are ``<directory>/<prefix>-<epoch>_<step in epoch>.ckpt`` (``<prefix(cb_params)>.ckpt``
+    for a callable prefix). When the directory already holds checkpoints of the prefix, the
+    prefix becomes ``<prefix>_1``, ``<prefix>_2``, ... (decided at construction). A final
+    checkpoint is saved at the end of training unless the last step was just saved. The train
+    network is saved (with the optimizer state) unless ``config.saved_network`` is set.
+
+    Note:
+        MindSpore also writes ``<prefix>-graph.meta`` in GRAPH mode (its ANF IR graph); tfspore
+        writes no such file. In ``Model.eval`` this callback does nothing (MindSpore fails there).
+
+    Args:
+        prefix: the file-name prefix (no ``'/'``), or a callable of ``cb_params`` returning it.
+            Default: ``"CKP"``.
+        directory: the folder (created with mode 0o700), or a callable of ``cb_params``
+            returning it; None: the working directory when tfspore's callbacks were imported.
+            Default: None.
+        config: a :class:`CheckpointConfig`; None: the default policy. Default: None.
+
+    Raises:
+        ValueError: for an invalid prefix.
+        TypeError: for a non-str directory or a config that is not a CheckpointConfig.
+
+    Example:
+        >>> ckpt_cb = ModelCheckpoint(prefix="net", directory="./ckpt",
+        ...                           config=CheckpointConfig(save_checkpoint_steps=2, keep_checkpoint_max=3))
+        >>> model.train(3, dataset, callbacks=[ckpt_cb])  # doctest: +SKIP
+        >>> os.path.basename(ckpt_cb.latest_ckpt_file_name)  # doctest: +SKIP
+        'net-3_3.ckpt'
+    """
+
+    def __init__(self, prefix: str | Callable = "CKP", directory: str | Callable | None = None,
+                 config: CheckpointConfig | None = None) -> None:
+        super().__init__()
+        self._latest_ckpt_file_name = ""
+        self._init_time = time.time()
+        self._last_time = time.time()
+        self._last_time_for_keep = time.time()
+        self._last_triggered_step = 0
+        self._prefix_func: Callable | None = None
+        self._directory_func: Callable | None = None
+
+        if not callable(prefix) and (not isinstance(prefix, str) or prefix.find("/") >= 0):
+            raise ValueError("For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is invalid, it must "
+                             f"be callable or string that does not contain '/', but got {prefix}.")
+        self._prefix: Any = prefix
+        self._exception_prefix: Any = prefix
+
+        self._directory: Any = None
+        if directory is not None:
+            if callable(directory):
+                self._directory_func = directory
+            else:
+                self._directory = make_directory(directory)
+        else:
+            self._directory = _cur_dir
+
+        if callable(prefix):
+            self._prefix_func = prefix
+
+        if config is None:
+            self._config = CheckpointConfig()
+        else:
+            if not isinstance(config, CheckpointConfig):
+                raise TypeError("For 'ModelCheckpoint', the type of argument 'config' should be 'CheckpointConfig', "
+                                f"but got {type(config)}.")
+            self._config = config
+
+        self._manager = CheckpointManager(self._config.format)
+        if not callable(directory) and not callable(prefix):
+            self._prefix = _chg_ckpt_file_name_if_same_exist(self._directory, self._prefix)
+        self._append_dict = self._config.append_dict or {}
+        self._append_epoch_num = self._append_dict.get("epoch_num", 0)
+        self._append_step_num = self._append_dict.get("step_num", 0)
+        self._graph_saved = False
+        self._map_param_inc = self._config.map_param_inc
+
+    def step_end(self, run_context: RunContext) -> None:
+        """Save a checkpoint at the end of a training step when the policy says so.
+
+        Args:
+            run_context: the run's context.
+
+        Raises:
+            ValueError: when a callable prefix returns something other than a str without ``'/'``.
+        """
+        cb_params = run_context.original_args()
+        if self._prefix_func:
+            self._prefix = self._prefix_func(cb_params)
+            if not isinstance(self._prefix, str) or self._prefix.find("/") >= 0:
+                raise ValueError("For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is callable, "
+                                 "it must return a string that does not contain '/', but got "
+                                 f"{self._prefix}.")
+        if self._directory_func:
+            self._directory = make_directory(self._directory_func(cb_params))
+        # MindSpore writes "<prefix>-graph.meta" here (GRAPH mode only); tfspore has no such graph file.
+        self._graph_saved = True
+        self._save_ckpt(cb_params)
+
+    def end(self, run_context: RunContext) -> None:
+        """Save the last checkpoint after training (unless the last step was just saved).
+
+        Args:
+            run_context: the run's context.
+        """
+        cb_params = run_context.original_args()
+        self._save_ckpt(cb_params, True)
+        _wait_async_save_ckpt(self._config.async_save)
+
+    def on_eval_step_end(self, run_context: RunContext) -> None:
+        """Evaluation steps save nothing."""
+
+    def on_eval_end(self, run_context: RunContext) -> None:
+        """Evaluation saves nothing."""
+
+    def _check_save_ckpt(self, cb_params: dict, force_to_save: bool) -> bool:
+        """Whether the policy asks for a save now."""
+        steps = self._config.save_checkpoint_steps
+        seconds = self._config.save_checkpoint_seconds
+        if steps and steps > 0:
+            if cb_params["cur_step_num"] >= self._last_triggered_step + steps or force_to_save is True:
+                return True
+        elif seconds and seconds > 0:
+            self._cur_time = time.time()
+            if (self._cur_time - self._last_time) > seconds or force_to_save:
+                self._last_time = self._cur_time
+                return True
+        return False
+
+    def _append_dict_content(self, epoch_num: int, step_num: int) -> None:
+        if "epoch_num" in self._append_dict:
+            self._append_dict["epoch_num"] = self._append_epoch_num + epoch_num
+        if "step_num" in self._append_dict:
+            self._append_dict["step_num"] = self._append_step_num + step_num
+
+    def _save(self, network: Any, path: str, async_save: Any) -> None:
+        cfg = self._config
+        if cfg.remove_redundancy:
+            from tfspore.communication import get_group_size
+            if get_group_size() == 1:
+                raise TypeError("The deduplication feature for saving checkpoint can only be used in parallel "
+                                "scenarios, but got 'stand_alone'.")
+        _ser.save_checkpoint(_saveable(network), path, cfg.integrated_save, async_save,
+                             self._append_dict or None, cfg.enc_key, cfg.enc_mode, crc_check=cfg.crc_check,
+                             format=cfg.format, incremental=self._map_param_inc)
+
+    def _save_ckpt(self, cb_params: dict, force_to_save: bool = False) -> None:
+        """Save a checkpoint if the policy asks for one, applying retention first."""
+        if cb_params["cur_step_num"] == self._last_triggered_step:
+            return
+        if not self._check_save_ckpt(cb_params, force_to_save):
+            return
+        cfg = self._config
+        step_num_in_epoch = int((cb_params["cur_step_num"] - 1) % cb_params["batch_num"] + 1)
+        _wait_async_save_ckpt(cfg.async_save)
+        if self._prefix_func:
+            cur_ckpoint_file = f"{self._prefix}.{cfg.format}"
+        else:
+            cur_ckpoint_file = f"{self._prefix}-{cb_params['cur_epoch_num']}_{step_num_in_epoch}.{cfg.format}"
+        # rescan the directory, then keep the number of files within the policy
+        self._manager.update_ckpoint_filelist(self._directory, self._prefix)
+        if cfg.keep_checkpoint_max and 0 < cfg.keep_checkpoint_max <= self._manager.ckpoint_num:
+            self._manager.remove_oldest_ckpoint_file()
+        elif cfg.keep_checkpoint_per_n_minutes and cfg.keep_checkpoint_per_n_minutes > 0:
+            self._cur_time_for_keep = time.time()
+            if (self._cur_time_for_keep - self._last_time_for_keep) < cfg.keep_checkpoint_per_n_minutes * 60:
+                self._manager.keep_one_ckpoint_per_minutes(cfg.keep_checkpoint_per_n_minutes,
+                                                           self._cur_time_for_keep)
+
+        global SAVE_DIR
+        SAVE_DIR = self._directory
+        cur_file = os.path.join(self._directory, cur_ckpoint_file)
+        self._last_time_for_keep = time.time()
+        self._last_triggered_step = cb_params["cur_step_num"]
+        self._append_dict_content(cb_params["cur_epoch_num"], cb_params["cur_step_num"])
+        network = cfg.saved_network if cfg.saved_network is not None else cb_params["train_network"]
+        self._save(network, cur_file, cfg.async_save)
+        self._latest_ckpt_file_name = cur_file
+
+    def _save_breakpoint(self, cb_params: dict, epoch: int | None = None, step: int | None = None) -> str:
+        """Save ``<prefix>-<epoch>_<step in epoch>_breakpoint.ckpt`` (``exception_save``).
+
+        Model calls this when training raises and ``config.exception_save`` is set. The prefix is
+        de-duplicated against existing ``_breakpoint.ckpt`` files.
+
+        Args:
+            cb_params: the run's ``cb_params``.
+            epoch: the current epoch; default: ``cb_params.cur_epoch_num`` (0 before the first epoch).
+            step: the step in the epoch; default: from ``cur_step_num`` and ``batch_num`` (0 before
+                the first step).
+
+        Returns:
+            str: the path written.
+        """
+        if epoch is None:
+            epoch = cb_params.get("cur_epoch_num", 0)
+        if step is None:
+            cur, batch_num = cb_params.get("cur_step_num", 0), cb_params.get("batch_num")
+            step = int((cur - 1) % batch_num + 1) if cur and batch_num else 0
+        directory = self._directory
+        if directory is None and self._directory_func is not None:
+            directory = make_directory(self._directory_func(cb_params))
+        prefix = self._exception_prefix
+        if callable(prefix):
+            prefix = self._prefix if isinstance(self._prefix, str) else prefix(cb_params)
+        prefix = _chg_ckpt_file_name_if_same_exist(directory, prefix, True)
+        cur_file = os.path.join(directory, f"{prefix}-{epoch}_{step}_breakpoint.ckpt")
+        self._append_dict_content(epoch, cb_params.get("cur_step_num", 0))
+        network = cb_params.get("train_network")
+        _wait_async_save_ckpt(self._config.async_save)
+        self._save(network, cur_file, False)
+        return cur_file
+
+    @property
+    def latest_ckpt_file_name(self) -> str:
+        """str: the absolute path of the last file saved by this callback (``""`` before the first)."""
+        return self._latest_ckpt_file_name
+
+    @property
+    def _get_save_checkpoint_steps(self) -> int | None:
+        return self._config.save_checkpoint_steps
+
+    @property
+    def _get_last_trigger_step(self) -> int:
+        return self._last_triggered_step

@@ -1,0 +1,690 @@
+"""``tfspore.train.Model``: MindSpore's high-level train / eval / fit / predict on TensorFlow.
+
+Model builds the networks as MindSpore does (``WithLossCell`` + ``TrainOneStepCell``,
+``WithEvalCell``), feeds them from a ``tf.data`` pipeline, and calls the callbacks in
+MindSpore's order with MindSpore's ``cb_params``. In GRAPH_MODE each step runs one cached
+``tf.function``; with ``dataset_sink_mode=True`` a sink of ``sink_size`` steps runs inside one
+``tf.function`` loop (``DatasetHelper``), and the step callbacks fire once per sink. Under a
+``tf.distribute`` strategy the step runs through ``strategy.run`` on the distributed dataset.
+
+Example:
+    >>> # model = Model(net, loss_fn=loss, optimizer=opt, metrics={"acc"})
+    >>> # model.train(2, ds_train, callbacks=[LossMonitor()])
+    >>> # model.eval(ds_eval)
+"""
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any, Iterable
+
+import numpy as np
+import tensorflow as tf
+
+from tfspore import context as _context
+from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
+from tfspore.nn.cell import Cell, GraphCell
+from tfspore.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from tfspore.train.dataset_helper import DatasetHelper, _as_dataset, connect_network_with_dataset
+
+__all__ = ["Model"]
+
+_logger = logging.getLogger("tfspore")
+_AMP_LEVELS = ["O0", "O1", "O2", "O3", "auto"]
+_BOOST_LEVELS = ["O0", "O1", "O2"]
+_KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
+
+
+def _check_int(value: Any, positive: bool = True) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"The input value must be int, but got '{type(value).__name__}'.")
+    if positive and value <= 0:
+        raise ValueError(f"The input value must be int and must > 0, but got '{value}' with type 'int'.")
+    return value
+
+
+def _check_bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"The input value must be a bool, but got {type(value).__name__}.")
+    return value
+
+
+def _callback_module() -> Any:
+    from tfspore.train.callback import _callback
+    return _callback
+
+
+class Model:
+    """High-level training and evaluation (``mindspore.train.Model``).
+
+    Args:
+        network: the network (a Cell).
+        loss_fn: the loss Cell, or None when ``network`` computes the loss.
+        optimizer: the optimizer, or None when ``network`` updates itself.
+        metrics: a set of metric names or a dict of name to Metric, for ``eval``.
+        eval_network: a custom evaluation network.
+        eval_indexes: positions of (loss, outputs, label) in ``eval_network``'s outputs.
+        amp_level: 'O0', 'O1', 'O2', 'O3' or 'auto' (mixed precision, see ``tfspore.amp``).
+        boost_level: 'O0', 'O1' or 'O2'.
+        **kwargs: ``loss_scale_manager``, ``keep_batchnorm_fp32``, ``boost_config_dict``,
+            ``acc_level`` (deprecated alias of ``boost_level``).
+
+    Raises:
+        TypeError: when ``network`` is not a Cell or an argument has the wrong type.
+        ValueError: for the invalid combinations MindSpore rejects.
+    """
+
+    def __init__(self, network: Cell, loss_fn: Cell | None = None, optimizer: Cell | None = None,
+                 metrics: Any = None, eval_network: Cell | None = None, eval_indexes: list | None = None,
+                 amp_level: str = "O0", boost_level: str = "O0", **kwargs: Any) -> None:
+        for key in kwargs:
+            if key not in _KWARGS:
+                raise ValueError("The argument in 'kwargs' should be 'loss_scale_manager' or 'keep_batchnorm_fp32' or "
+                                 f"'boost_config_dict' or 'acc_level', but got '{key}'.")
+        if "acc_level" in kwargs:
+            _logger.warning("For 'Model', 'acc_level' is deprecated; use 'boost_level' instead.")
+            boost_level = kwargs.pop("acc_level")
+        if not isinstance(network, Cell):
+            raise TypeError(f"The type of 'network' should be 'Cell', but got type '{type(network).__name__}'.")
+        if amp_level not in _AMP_LEVELS:
+            raise ValueError(f"The 'level' should be in : {_AMP_LEVELS}, but got {amp_level}.")
+        if boost_level not in _BOOST_LEVELS:
+            raise ValueError(f"The 'boost_level' should be in : {_BOOST_LEVELS}, but got {boost_level}.")
+        if amp_level != "O0" and optimizer is None:
+            raise ValueError("Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
+                             "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed "
+                             "precision.")
+        if "keep_batchnorm_fp32" in kwargs and not isinstance(kwargs["keep_batchnorm_fp32"], bool):
+            raise TypeError("The type of 'keep_batchnorm_fp32' should be 'bool', but got type "
+                            f"'{type(kwargs['keep_batchnorm_fp32']).__name__}'.")
+        if kwargs.get("loss_scale_manager") is not None and optimizer is None:
+            raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
+        if isinstance(network, GraphCell) and (loss_fn is not None or optimizer is not None or kwargs):
+            raise ValueError("For 'Model', when the 'network' is a GraphCell, 'loss_fn' and 'optimizer' must be None "
+                             "and no kwargs may be given.")
+        self._network = network
+        self._loss_fn = loss_fn
+        self._optimizer = optimizer
+        self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
+        self._boost_config = kwargs.get("boost_config_dict")
+        self._amp_level = amp_level
+        self._boost_level = boost_level
+        self._metric_fns = self._get_metrics(metrics)
+        if self._metric_fns and loss_fn is None and eval_network is None:
+            raise ValueError("If `metrics` is set, `eval_network` must not be None. Do not set `metrics` if you don't "
+                             "want an evaluation.\nIf evaluation is required, you need to specify `eval_network`, which "
+                             "will be used in the framework to evaluate the model.\nFor the simple scenarios, "
+                             "`loss_fn` can also be specified, and `eval_network` will be created automatically.")
+        if eval_network is not None and eval_indexes is not None and not (
+                isinstance(eval_indexes, list) and len(eval_indexes) == 3):
+            raise ValueError("The argument 'eval_indexes' must be a list or None. If 'eval_indexes' is a list, length "
+                             f"of it must be three. But got 'eval_indexes' {eval_indexes}")
+        self._train_network = self._build_train_network()
+        if network.jit_config_dict:
+            self._train_network.set_jit_config(network.jit_config_dict)
+        self._eval_network = eval_network
+        self._eval_indexes = eval_indexes
+        self._build_eval_network()
+        self._predict_network = network
+        self._current_epoch_num = 0
+        self._current_step_num = 0
+        self.epoch_iter = 0
+        self.batch_num = -1
+        self._build_epoch: int | None = None
+
+    # ------------------------------------------------------------ building
+    @staticmethod
+    def _get_metrics(metrics: Any) -> dict:
+        from tfspore.train.metrics import get_metrics
+        return get_metrics(metrics) or {}
+
+    def _build_train_network(self) -> Cell:
+        net, opt, loss = self._network, self._optimizer, self._loss_fn
+        if opt is None:
+            return WithLossCell(net, loss) if loss is not None else net
+        if self._amp_level != "O0" or self._loss_scale_manager is not None or self._boost_level != "O0":
+            try:
+                from tfspore import amp
+            except ImportError:
+                amp = None
+            if amp is not None and hasattr(amp, "build_train_network"):
+                kw = {}
+                if self._loss_scale_manager is not None:
+                    kw["loss_scale_manager"] = self._loss_scale_manager
+                if self._keep_bn_fp32 is not None:
+                    kw["keep_batchnorm_fp32"] = self._keep_bn_fp32
+                return amp.build_train_network(net, opt, loss, level=self._amp_level, boost_level=self._boost_level,
+                                               **kw)
+            _logger.warning("For 'Model', amp_level=%r / boost_level=%r are accepted, but tfspore.amp is not "
+                            "available yet: training runs in float32 without loss scaling.", self._amp_level,
+                            self._boost_level)
+        inner = WithLossCell(net, loss) if loss is not None else net
+        return TrainOneStepCell(inner, opt)
+
+    def _build_eval_network(self) -> None:
+        if not self._metric_fns:
+            if self._eval_network is None:
+                self._eval_indexes = None
+            return
+        if self._eval_network is None:
+            self._eval_network = WithEvalCell(self._network, self._loss_fn,
+                                              add_cast_fp32=self._amp_level in ("O2", "O3", "auto"))
+            self._eval_indexes = [0, 1, 2]
+
+    @property
+    def train_network(self) -> Cell:
+        """The network ``train`` runs (e.g. ``TrainOneStepCell(WithLossCell(net, loss), opt)``)."""
+        return self._train_network
+
+    @property
+    def eval_network(self) -> Cell | None:
+        """The network ``eval`` runs (None without metrics)."""
+        return self._eval_network
+
+    @property
+    def predict_network(self) -> Cell:
+        """The network ``predict`` runs (the user network)."""
+        return self._predict_network
+
+    # ------------------------------------------------------------ helpers
+    @staticmethod
+    def _strategy() -> tf.distribute.Strategy | None:
+        if tf.distribute.has_strategy():
+            s = tf.distribute.get_strategy()
+            if s.num_replicas_in_sync > 1:
+                return s
+        return None
+
+    def _run_step(self, network: Cell, element: list) -> Any:
+        """One non-sink step, through ``strategy.run`` under a multi-replica strategy."""
+        strategy = self._strategy()
+        if strategy is None:
+            return network(*element)
+        fn = network._compiled_fn()
+        per_replica = strategy.run(fn, args=tuple(_unwrap_nest(element)))
+        reduced = tf.nest.map_structure(
+            lambda v: strategy.reduce(tf.distribute.ReduceOp.MEAN, v, axis=None)
+            if isinstance(v, (tf.Tensor, tf.distribute.DistributedValues)) and getattr(v, "dtype", tf.bool).is_floating
+            else strategy.experimental_local_results(v)[0], per_replica)
+        return _wrap_nest(reduced)
+
+    def _iterate(self, dataset: Any) -> Iterable[list]:
+        strategy = self._strategy()
+        tf_ds = dataset.to_tf_dataset()
+        if strategy is not None:
+            tf_ds = strategy.experimental_distribute_dataset(tf_ds)
+            for element in tf_ds:
+                yield list(element) if isinstance(element, tuple) else [element]
+            return
+        for element in tf_ds:
+            yield [Tensor._from_tf(t) for t in (element if isinstance(element, tuple) else (element,))]
+
+    def _check_element(self, element: list) -> None:
+        if self._loss_fn is not None and len(element) != 2:
+            raise ValueError("When 'loss_fn' is not None, 'train_dataset' should return two elements, but got "
+                             f"{len(element)}, please check the number of elements returned by 'train_dataset'")
+
+    def _new_cb_params(self, epoch: int, initial_epoch: int, train_dataset: Any, callbacks: list,
+                       batch_num: int) -> Any:
+        cbm = _callback_module()
+        cb = cbm._InternalCallbackParam()
+        cb.train_network = self._train_network
+        cb.epoch_num = epoch - initial_epoch
+        cb.batch_num = batch_num
+        cb.cur_step_num = 0
+        cb.mode = "train"
+        cb.loss_fn = self._loss_fn
+        cb.optimizer = self._optimizer
+        cb.parallel_mode = _context.get_auto_parallel_context("parallel_mode")
+        cb.device_number = self._strategy().num_replicas_in_sync if self._strategy() else 1
+        cb.train_dataset = train_dataset
+        cb.list_callback = callbacks
+        cb.train_dataset_element = None
+        cb.network = self._network
+        cb.last_save_ckpt_step = None
+        cb.latest_ckpt_file = None
+        cb.loss_scale_mananger = self._loss_scale_manager
+        cb.initial_step = None
+        return cb
+
+    def _bind_dataset(self, dataset: Any) -> None:
+        owner = getattr(dataset, "__model_hash__", None)
+        if owner is not None and owner != hash(self):
+            raise RuntimeError("The dataset object had been used in other model by model.train(...), please create a "
+                               "new dataset.")
+        try:
+            dataset.__model_hash__ = hash(self)
+        except AttributeError:
+            pass
+
+    def _exception_checkpoint(self, callbacks: Any) -> Any:
+        from tfspore.train.callback import ModelCheckpoint
+        found = None
+        if isinstance(callbacks, ModelCheckpoint):
+            found = callbacks
+        elif isinstance(callbacks, list):
+            for c in callbacks:
+                if isinstance(c, ModelCheckpoint):
+                    found = c
+        if found is not None and getattr(getattr(found, "_config", None), "exception_save", False):
+            return found
+        return None
+
+    # -------------------------------------------------------------- train
+    def _validate_train(self, api: str, epoch: Any, train_dataset: Any, dataset_sink_mode: Any, sink_size: Any,
+                        initial_epoch: Any) -> tuple[Any, int]:
+        _check_bool(dataset_sink_mode)
+        if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
+            raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
+        if self._build_epoch is not None and epoch != self._build_epoch:
+            raise ValueError("when use Model.build to initialize model, the value of parameter 'epoch' in Model.build "
+                             f"should be equal to value in Model.train, but got {self._build_epoch} and {epoch} "
+                             "separately.")
+        if not isinstance(sink_size, int) or isinstance(sink_size, bool):
+            raise TypeError(f"The input value must be int, but got '{type(sink_size).__name__}'.")
+        _check_int(epoch)
+        _check_int(initial_epoch, positive=False)
+        if initial_epoch < 0:
+            raise ValueError(f"For '{api}', the 'initial_epoch' must be a non-negative int, but got {initial_epoch}.")
+        if initial_epoch >= epoch:
+            raise ValueError(f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got "
+                             f"the parameter 'epoch' is {epoch}, 'initial_epoch' is {initial_epoch}.")
+        dataset = _as_dataset(api, train_dataset)
+        size = dataset.get_dataset_size()
+        if size == 0:
+            raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+        if sink_size < -1 or sink_size == 0:
+            raise ValueError(f"For '{api}', The argument 'sink_size' must be -1 or positive, but got {sink_size}.")
+        return dataset, (size if sink_size == -1 else sink_size)
+
+    def train(self, epoch: int, train_dataset: Any, callbacks: Any = None, dataset_sink_mode: bool = False,
+              sink_size: int = -1, initial_epoch: int = 0) -> None:
+        """Train for ``epoch - initial_epoch`` epochs.
+
+        Args:
+            epoch: the final epoch index (the number of epochs when ``initial_epoch`` is 0).
+            train_dataset: a tfspore dataset or ``tf.data.Dataset`` of (data, label) batches.
+            callbacks: a Callback, a list of Callbacks (Keras callbacks are accepted), or None.
+            dataset_sink_mode: run ``sink_size`` steps per compiled call (GRAPH_MODE).
+            sink_size: steps per sink; -1 is the dataset size. Ignored without sink mode.
+            initial_epoch: the epoch to start from.
+
+        Raises:
+            TypeError, ValueError, RuntimeError: as MindSpore for bad arguments.
+        """
+        dataset, sink = self._validate_train("Model.train", epoch, train_dataset, dataset_sink_mode, sink_size,
+                                             initial_epoch)
+        cbm = _callback_module()
+        cb_list = cbm._normalize_callbacks(callbacks)
+        cbm._check_old_style_callbacks(cb_list, fit=False)
+        self._train(epoch, dataset, cb_list, dataset_sink_mode, sink, initial_epoch, callbacks)
+
+    def _train(self, epoch: int, dataset: Any, cb_list: list, sink_mode: bool, sink_size: int, initial_epoch: int,
+               raw_callbacks: Any, valid: tuple | None = None) -> None:
+        self._bind_dataset(dataset)
+        self._train_network.set_train(True)
+        batch_num = sink_size if sink_mode else dataset.get_dataset_size()
+        cb = self._new_cb_params(epoch, initial_epoch, dataset, cb_list, batch_num)
+        cbm = _callback_module()
+        run_context = cbm.RunContext(cb)
+        ckpt_cb = self._exception_checkpoint(raw_callbacks)
+        with cbm._CallbackManager(cb_list) as callbacks:
+            try:
+                if sink_mode:
+                    self._train_sink(epoch, dataset, callbacks, cb, run_context, sink_size, initial_epoch, valid)
+                else:
+                    self._train_loop(epoch, dataset, callbacks, cb, run_context, initial_epoch, valid)
+            except BaseException:
+                if ckpt_cb is not None and hasattr(ckpt_cb, "_save_breakpoint"):
+                    ckpt_cb._save_breakpoint(cb)
+                raise
+
+    def _end_epoch(self, dataset: Any, callbacks: Any, cb: Any, run_context: Any, valid: tuple | None) -> None:
+        if valid is not None and self._due(cb.cur_epoch_num, valid[1]):
+            self._validate_in_fit(cb, valid)
+        dataset.reset()
+        callbacks.on_train_epoch_end(run_context)
+        cb.pop("metrics", None)
+        cb.pop("eval_results", None)
+
+    def _train_loop(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, initial_epoch: int,
+                    valid: tuple | None) -> None:
+        cb.dataset_sink_mode = False
+        callbacks.on_train_begin(run_context)
+        for i in range(initial_epoch, epoch):
+            cb.cur_epoch_num = i + 1
+            self._current_epoch_num = i + 1
+            callbacks.on_train_epoch_begin(run_context)
+            for element in self._iterate(dataset):
+                self._check_element(element)
+                cb.cur_step_num += 1
+                self._current_step_num = cb.cur_step_num
+                cb.train_dataset_element = element
+                callbacks.on_train_step_begin(run_context)
+                outputs = self._run_step(self._train_network, element)
+                cb.net_outputs = outputs
+                self._update_loss_scale(outputs)
+                callbacks.on_train_step_end(run_context)
+                if run_context.get_stop_requested():
+                    break
+            self._end_epoch(dataset, callbacks, cb, run_context, valid)
+            if run_context.get_stop_requested():
+                break
+        callbacks.on_train_end(run_context)
+
+    def _train_sink(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, sink_size: int,
+                    initial_epoch: int, valid: tuple | None) -> None:
+        cb.sink_size = sink_size
+        cb.dataset_sink_mode = True
+        callbacks.on_train_begin(run_context)
+        helper = getattr(self, "_sink_helper", None)
+        if helper is None or helper.dataset is not dataset or helper.sink_size != sink_size:
+            helper = DatasetHelper(dataset, dataset_sink_mode=True, sink_size=sink_size, epoch_num=epoch)
+            self._sink_helper = helper
+        net = connect_network_with_dataset(self._train_network, helper)
+        steps = helper.loop_size()
+        for i in range(initial_epoch, epoch):
+            cb.cur_epoch_num = i + 1
+            self._current_epoch_num = i + 1
+            callbacks.on_train_epoch_begin(run_context)
+            cb.train_network = net
+            cb.dataset_helper = helper
+            for inputs in helper:
+                cb.cur_step_num += steps
+                self._current_step_num = cb.cur_step_num
+                cb.train_dataset_element = inputs
+                callbacks.on_train_step_begin(run_context)
+                outputs = net(*inputs)
+                cb.net_outputs = outputs
+                self._update_loss_scale(outputs)
+                callbacks.on_train_step_end(run_context)
+            self._end_epoch_sink(callbacks, cb, run_context, valid)
+            if run_context.get_stop_requested():
+                break
+        callbacks.on_train_end(run_context)
+
+    def _end_epoch_sink(self, callbacks: Any, cb: Any, run_context: Any, valid: tuple | None) -> None:
+        if valid is not None and self._due(cb.cur_epoch_num, valid[1]):
+            self._validate_in_fit(cb, valid)
+        callbacks.on_train_epoch_end(run_context)
+        cb.pop("metrics", None)
+        cb.pop("eval_results", None)
+
+    def _update_loss_scale(self, outputs: Any) -> None:
+        mgr = self._loss_scale_manager
+        if mgr is None or not hasattr(mgr, "get_drop_overflow_update") or not mgr.get_drop_overflow_update():
+            return
+        if isinstance(outputs, (tuple, list)) and len(outputs) > 1:
+            overflow = outputs[1]
+            flag = bool(np.all(overflow.asnumpy() if isinstance(overflow, Tensor) else overflow))
+            if hasattr(mgr, "update_loss_scale"):
+                mgr.update_loss_scale(flag)
+
+    # ---------------------------------------------------------------- fit
+    @staticmethod
+    def _due(cur_epoch: int, valid_frequency: Any) -> bool:
+        if isinstance(valid_frequency, int):
+            return cur_epoch % valid_frequency == 0
+        return cur_epoch in valid_frequency
+
+    def fit(self, epoch: int, train_dataset: Any, valid_dataset: Any = None, valid_frequency: Any = 1,
+            callbacks: Any = None, dataset_sink_mode: bool = False, valid_dataset_sink_mode: bool = False,
+            sink_size: int = -1, initial_epoch: int = 0) -> None:
+        """Train, evaluating on ``valid_dataset`` every ``valid_frequency`` epochs.
+
+        Args:
+            epoch: the final epoch index.
+            train_dataset: the training dataset.
+            valid_dataset: the validation dataset, or None.
+            valid_frequency: an int (every N epochs) or a list of epoch numbers.
+            callbacks: as for :meth:`train`.
+            dataset_sink_mode: sink mode for training.
+            valid_dataset_sink_mode: sink mode for validation.
+            sink_size: steps per sink.
+            initial_epoch: the epoch to start from.
+
+        Raises:
+            TypeError, ValueError: as MindSpore for bad arguments.
+        """
+        dataset, sink = self._validate_train("Model.fit", epoch, train_dataset, dataset_sink_mode, sink_size,
+                                             initial_epoch)
+        if not isinstance(valid_frequency, (int, list)) or isinstance(valid_frequency, bool):
+            raise TypeError("For 'Model.fit', the type of 'valid_frequency' must be a list or an integer, but got type "
+                            f"{type(valid_frequency)}.")
+        _check_bool(valid_dataset_sink_mode)
+        if valid_dataset is not None and not self._metric_fns:
+            raise ValueError("For 'Model.fit', if valid_dataset is not None, the model argument 'metrics' can not be"
+                             "None or empty, you should set the argument 'metrics' for model.")
+        cbm = _callback_module()
+        cb_list = cbm._normalize_callbacks(callbacks)
+        cbm._check_old_style_callbacks(cb_list, fit=True)
+        valid = None
+        if valid_dataset is not None:
+            valid = (_as_dataset("Model.fit", valid_dataset), valid_frequency, valid_dataset_sink_mode,
+                     cbm._eval_callbacks_in_fit(cb_list))
+        self._train(epoch, dataset, cb_list, dataset_sink_mode, sink, initial_epoch, callbacks, valid)
+
+    def _validate_in_fit(self, cb: Any, valid: tuple) -> None:
+        dataset, _, sink_mode, eval_cbs = valid
+        saved = {k: cb.get(k) for k in ("mode", "cur_step_num", "batch_num", "dataset_sink_mode", "net_outputs")}
+        had_outputs = "net_outputs" in cb
+        cb.eval_network = self._eval_network
+        cb.valid_dataset = dataset
+        cb.mode = "eval"
+        cb.batch_num = dataset.get_dataset_size()
+        cb.cur_step_num = 0
+        cbm = _callback_module()
+        metrics, last_loss = self._eval_process(dataset, eval_cbs, cb, cbm.RunContext(cb), sink_mode,
+                                                track_loss=True)
+        cb.metrics = metrics
+        results = dict(metrics)
+        results["eval_loss"] = last_loss
+        cb.eval_results = results
+        for k, v in saved.items():
+            if k == "net_outputs" and not had_outputs:
+                cb.pop("net_outputs", None)
+            else:
+                cb[k] = v
+
+    # --------------------------------------------------------------- eval
+    def eval(self, valid_dataset: Any, callbacks: Any = None, dataset_sink_mode: bool = False) -> dict:
+        """Evaluate the metrics on ``valid_dataset``.
+
+        Args:
+            valid_dataset: the evaluation dataset.
+            callbacks: as for :meth:`train`.
+            dataset_sink_mode: accepted; evaluation runs step by step.
+
+        Returns:
+            dict: metric name to value.
+
+        Raises:
+            ValueError: when the Model has no metrics.
+        """
+        _check_bool(dataset_sink_mode)
+        if not self._metric_fns:
+            raise ValueError("For Model.eval, the model argument 'metrics' can not be None or empty, you should set "
+                             "the argument 'metrics' for model.")
+        if isinstance(self._eval_network, GraphCell) and dataset_sink_mode:
+            raise ValueError("Sink mode is currently not supported when evaluating with a GraphCell.")
+        dataset = _as_dataset("Model.eval", valid_dataset)
+        cbm = _callback_module()
+        cb_list = cbm._normalize_callbacks(callbacks)
+        cbm._check_old_style_callbacks(cb_list, fit=False)
+        cb = cbm._InternalCallbackParam()
+        cb.eval_network = self._eval_network
+        cb.valid_dataset = dataset
+        cb.batch_num = dataset.get_dataset_size()
+        cb.mode = "eval"
+        cb.cur_step_num = 0
+        cb.list_callback = cb_list
+        cb.network = self._network
+        metrics, _ = self._eval_process(dataset, cb_list, cb, cbm.RunContext(cb), dataset_sink_mode)
+        return metrics
+
+    def _eval_process(self, dataset: Any, cb_list: list, cb: Any, run_context: Any, sink_mode: bool,
+                      track_loss: bool = False) -> tuple[dict, Any]:
+        cbm = _callback_module()
+        net = self._eval_network
+        net.set_train(False)
+        for m in self._metric_fns.values():
+            m.clear()
+        last_loss = None
+        with cbm._CallbackManager(cb_list) as callbacks:
+            cb.dataset_sink_mode = False
+            callbacks.on_eval_begin(run_context)
+            callbacks.on_eval_epoch_begin(run_context)
+            for element in self._iterate(dataset):
+                cb.cur_step_num += 1
+                cb.eval_dataset_element = element
+                callbacks.on_eval_step_begin(run_context)
+                outputs = self._run_step(net, element)
+                cb.net_outputs = outputs
+                callbacks.on_eval_step_end(run_context)
+                self._update_metrics(outputs)
+                if track_loss and self._eval_indexes is not None:
+                    last_loss = outputs[self._eval_indexes[0]]
+                if run_context.get_stop_requested():
+                    break
+            callbacks.on_eval_epoch_end(run_context)
+            dataset.reset()
+            metrics = {name: m.eval() for name, m in self._metric_fns.items()}
+            cb.metrics = metrics
+            callbacks.on_eval_end(run_context)
+        if last_loss is not None:
+            arr = last_loss.asnumpy() if isinstance(last_loss, Tensor) else np.asarray(last_loss)
+            last_loss = float(np.mean(arr))
+        return metrics, last_loss
+
+    def _update_metrics(self, outputs: Any) -> None:
+        if isinstance(outputs, Tensor):
+            outputs = (outputs,)
+        if not isinstance(outputs, tuple):
+            raise ValueError(f"The argument 'outputs' should be tuple, but got {type(outputs)}.")
+        idx = self._eval_indexes
+        if idx is not None and len(outputs) < 3:
+            raise ValueError(f"The length of 'outputs' must be >= 3, but got {len(outputs)}")
+        from tfspore.train.metrics import Loss
+        for m in self._metric_fns.values():
+            if idx is None:
+                m.update(*outputs)
+            elif isinstance(m, Loss):
+                m.update(outputs[idx[0]])
+            else:
+                m.update(outputs[idx[1]], outputs[idx[2]])
+
+    # ------------------------------------------------------------ predict
+    def predict(self, *predict_data: Any, backend: str | None = None, config: Any = None) -> Any:
+        """Run the network in inference mode on ``predict_data``.
+
+        Raises:
+            ValueError: for a bad ``backend`` or an empty input.
+            TypeError: for inputs that are not Tensors (or None, int, float, str, and sequences of them).
+        """
+        if backend not in (None, "lite"):
+            raise ValueError(f"For Model.predict, `backend` should be 'lite' or None, but got {backend}.")
+        for item in predict_data:
+            _check_predict_item(item)
+        net = self._predict_network
+        if net.training:
+            net.set_train(False)
+        net.set_grad(False)
+        return net(*predict_data)
+
+    # -------------------------------------------------------------- build
+    def build(self, train_dataset: Any = None, valid_dataset: Any = None, sink_size: int = -1, epoch: int = 1,
+              sink_mode: bool = True) -> None:
+        """Trace and compile the train (and eval) step now, so the first epoch starts compiled.
+
+        Raises:
+            ValueError: when both datasets are None.
+            RuntimeError: when ``valid_dataset`` is given without metrics.
+        """
+        if train_dataset is None and valid_dataset is None:
+            raise ValueError("The argument 'train_dataset' and 'valid_dataset' can not both be None or empty.")
+        if valid_dataset is not None and not self._metric_fns:
+            raise RuntimeError("If define `valid_dataset`, metric fn can not be None or empty.")
+        _check_int(epoch)
+        if train_dataset is not None:
+            dataset = _as_dataset("Model.build", train_dataset)
+            self._train_network.set_train(True)
+            self._compile_for(self._train_network, dataset)
+        if valid_dataset is not None:
+            self._eval_network.set_train(False)
+            self._compile_for(self._eval_network, _as_dataset("Model.build", valid_dataset))
+        self._build_epoch = epoch
+
+    @staticmethod
+    def _compile_for(network: Cell, dataset: Any) -> None:
+        if _context._mode() != _context.GRAPH_MODE:
+            return
+        spec = dataset.to_tf_dataset().element_spec
+        spec = spec if isinstance(spec, tuple) else (spec,)
+        network._compiled_fn().get_concrete_function(*spec)
+
+    # ------------------------------------------------------------ layouts
+    def _layout(self, api: str, network: Cell) -> dict:
+        strategy = self._strategy()
+        mode = _context.get_auto_parallel_context("parallel_mode")
+        if strategy is None and mode not in (_context.ParallelMode.SEMI_AUTO_PARALLEL,
+                                             _context.ParallelMode.AUTO_PARALLEL):
+            raise RuntimeError(f"'{api}' only supports 'semi_auto_parallel' and 'auto_parallel' mode, or a "
+                               f"multi-replica tf.distribute strategy, but got {mode}.")
+        n = strategy.num_replicas_in_sync if strategy is not None else 1
+        return {p.name: [[n], [-1] * len(p.shape), list(p.shape), 0, True, ""] for p in network.get_parameters()}
+
+    def infer_train_layout(self, train_dataset: Any, dataset_sink_mode: bool = True, sink_size: int = -1) -> dict:
+        """The parameter layouts of the train network under the active ``tf.distribute`` strategy.
+
+        Each entry is ``[device_matrix, tensor_map, slice_shape, field_size, uniform_split,
+        opt_shard_group]`` as MindSpore reports it; mirrored (data-parallel) parameters are
+        replicated: ``tensor_map`` is all -1 and ``slice_shape`` the full shape.
+
+        Raises:
+            RuntimeError: outside a multi-replica strategy or MindSpore's parallel modes.
+            ValueError: when ``dataset_sink_mode`` is False or the dataset is empty.
+        """
+        _check_bool(dataset_sink_mode)
+        if not dataset_sink_mode:
+            raise ValueError("Only dataset sink mode is supported for now.")
+        layout = self._layout("infer_train_layout", self._train_network)
+        dataset = _as_dataset("Model.infer_train_layout", train_dataset)
+        if dataset.get_dataset_size() == 0:
+            raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+        if sink_size < -1 or sink_size == 0:
+            raise ValueError("For 'infer_train_layout', the argument 'sink_size' must be -1 or positive, but got "
+                             f"sink_size {sink_size}.")
+        return layout
+
+    def infer_predict_layout(self, *predict_data: Any, skip_backend_compile: bool = False) -> dict:
+        """The parameter layouts of the predict network (see :meth:`infer_train_layout`).
+
+        Raises:
+            RuntimeError: outside a multi-replica strategy or MindSpore's parallel modes.
+        """
+        try:
+            return self._layout("infer_predict_layout", self._predict_network)
+        except RuntimeError:
+            raise RuntimeError("Infer predict layout only supports semi auto parallel and auto parallel mode, or a "
+                               "multi-replica tf.distribute strategy.") from None
+
+
+def _check_predict_item(item: Any) -> None:
+    if isinstance(item, (list, tuple)):
+        for i in item:
+            _check_predict_item(i)
+        return
+    if isinstance(item, dict):
+        for i in item.values():
+            _check_predict_item(i)
+        return
+    if item is None or isinstance(item, (int, float, str)):
+        return
+    if isinstance(item, Tensor):
+        if item.size == 0:
+            raise ValueError("The input data can not be empty.")
+        return
+    raise TypeError("The types of input data must be in the Union(Tensor, None, int, float, str, tuple[Tensor, None, "
+                    "int, float, str], list[Tensor, None, int, float, str], dict[Tensor, None, int, float, str]), but "
+                    f"got type {type(item).__name__}.")
