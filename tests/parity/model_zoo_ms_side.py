@@ -52,7 +52,9 @@ def load_model_module(name, tag="zoo"):
     """Imports ``examples/models/<file>.py`` under a fresh module name.
 
     The module binds whatever ``mindspore`` resolves to at import time (the real package, or
-    tfspore while :func:`tfspore.compat.alias_mindspore` is active).
+    tfspore while :func:`tfspore.compat.alias_mindspore` is active). It stays registered in
+    ``sys.modules`` under its fresh name: MindSpore's GRAPH mode re-imports the module of a
+    ``construct`` by name to resolve its globals.
 
     Args:
         name (str): A network name of :data:`NETS`.
@@ -68,8 +70,9 @@ def load_model_module(name, tag="zoo"):
     sys.modules[mod_name] = module
     try:
         spec.loader.exec_module(module)
-    finally:
+    except BaseException:
         sys.modules.pop(mod_name, None)
+        raise
     return module
 
 

@@ -70,6 +70,13 @@ def _inputs(data):
     return [data[f"input_{i}"] for i in range(count)]
 
 
+class _ZooRun(dict):
+    """The session fixture's result; a short repr keeps failure reports readable."""
+
+    def __repr__(self):
+        return f"<model-zoo run in {self['dir']}>"
+
+
 @pytest.fixture(scope="session")
 def zoo(tmp_path_factory):
     """Runs the MindSpore side once for all networks; returns the directory and reverse data.
@@ -100,7 +107,7 @@ def zoo(tmp_path_factory):
     if proc.returncode != 0:
         raise RuntimeError(f"the MindSpore side failed (exit {proc.returncode}):\n"
                            f"{proc.stderr[-6000:]}")
-    return {"dir": out_dir, "ts_outputs": ts_outputs, "ts_errors": ts_errors}
+    return _ZooRun(dir=out_dir, ts_outputs=ts_outputs, ts_errors=ts_errors)
 
 
 def _ms_data(zoo, name):

@@ -28,6 +28,10 @@ from tfspore.common import _state
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _as_tf, _default_np
 
+# Under a tf.distribute strategy each replica applies the same (all-reduced) update, as each
+# MindSpore device does; the first replica's value is kept, which is also the copy MindSpore saves.
+_AGGREGATION = tf.VariableAggregation.ONLY_FIRST_REPLICA
+
 __all__ = ["Parameter", "ParameterTuple", "Buffer"]
 
 _NAME_COUNTER = itertools.count(1)
@@ -124,7 +128,8 @@ class Parameter(Tensor):
         self.sliced = False
         self.requires_aggr = True
         self._hook_fns: list = []
-        self._var = tf.Variable(value, name=_tf_var_name(self._name), trainable=self._trainable(value.dtype))
+        self._var = tf.Variable(value, name=_tf_var_name(self._name), trainable=self._trainable(value.dtype),
+                                aggregation=_AGGREGATION)
 
     def _trainable(self, dtype: tf.DType) -> bool:
         return self._requires_grad and (dtype.is_floating or dtype.is_complex)
@@ -287,7 +292,8 @@ class Parameter(Tensor):
                 raise ValueError(f"For 'Parameter.set_data', the shape {tuple(value.shape)} differs from the shape "
                                  f"{tuple(self._var.shape)} of parameter '{self.name}'; a shape can't change inside "
                                  "a compiled graph.")
-            self._var = tf.Variable(value, name=_tf_var_name(self._name), trainable=self._var.trainable)
+            self._var = tf.Variable(value, name=_tf_var_name(self._name), trainable=self._var.trainable,
+                                    aggregation=_AGGREGATION)
             _state.bump()  # compiled Cells captured the old variable: re-trace
         self.sliced = slice_shape
         return self
@@ -302,6 +308,7 @@ class Parameter(Tensor):
         dt = mstype.as_ms_dtype(dtype, "Parameter.set_dtype", "dtype")
         if dt.tf_dtype != self._var.dtype:
             self._var = tf.Variable(tf.cast(self._var, dt.tf_dtype), name=_tf_var_name(self._name),
+                                    aggregation=_AGGREGATION,
                                     trainable=self._trainable(dt.tf_dtype))
             _state.bump()  # compiled Cells captured the old variable: re-trace
         return dt
@@ -464,7 +471,8 @@ class _BufferTensor(Tensor):
         self._meta = None
         self.const_arg = False
         self.persistent = persistent
-        self._var = tf.Variable(tf.stop_gradient(tf.convert_to_tensor(data._value())), trainable=False)
+        self._var = tf.Variable(tf.stop_gradient(tf.convert_to_tensor(data._value())), trainable=False,
+                                aggregation=_AGGREGATION)
 
     @property
     def _t(self) -> tf.Variable:  # type: ignore[override]

@@ -134,17 +134,34 @@ class MapDataset(Dataset):
         return self._build_fused()
 
     def _build_rows(self):
-        child = self.children[0]
         plan = self._make_plan()
         needs_index = any(kind == "py" for kind, _, _ in plan)
         needs_seed = any(kind == "tf" and extra for kind, _, extra in plan)
-        if needs_index or needs_seed:
-            return self._build_with_extras(plan, needs_index, needs_seed), None
-        data, pending = child._build_rows()
-        apply = self._row_function(plan, None)
-        if pending is None:
-            return data, lambda *row: apply(row, None, None)
-        return data, lambda *base: apply(pending(*base), None, None)
+        data, pending = self.children[0]._build_rows()
+        ctx = _context()
+        seed_const = tf.constant(ctx.next_seed(), tf.int64) if needs_seed else None
+        apply = self._row_function(plan, seed_const)
+
+        def to_row(base_args):
+            return pending(*base_args) if pending is not None else tuple(base_args)
+
+        if not (needs_index or needs_seed):
+            return data, lambda *args: apply(to_row(args), None, None)
+        # Python operations get the row index, random transforms a per-row seed: zip them in.
+        parts = [data]
+        if needs_index:
+            parts.append(tf.data.Dataset.counter())
+        if needs_seed:
+            parts.append(tf.data.Dataset.random(seed=ctx.next_seed(), rerandomize_each_iteration=True))
+
+        def fn(base, *extras):
+            base_args = base if isinstance(base, tuple) else (base,)
+            extras = list(extras)
+            index = extras.pop(0) if needs_index else None
+            rnd = extras.pop(0) if needs_seed else None
+            return apply(to_row(base_args), index, rnd)
+
+        return tf.data.Dataset.zip(tuple(parts)), fn
 
     def _row_function(self, plan: list, seed_const: Optional[tf.Tensor]) -> Callable:
         child = self.children[0]
@@ -171,26 +188,6 @@ class MapDataset(Dataset):
             return tuple(values[j] if src == "out" else row[j] for src, j in layout)
 
         return apply
-
-    def _build_with_extras(self, plan: list, needs_index: bool, needs_seed: bool) -> tf.data.Dataset:
-        data = self.children[0]._build()
-        ctx = _context()
-        seed_const = tf.constant(ctx.next_seed(), tf.int64) if needs_seed else None
-        apply = self._row_function(plan, seed_const)
-        parts = [data]
-        if needs_index:
-            parts.append(tf.data.Dataset.counter())
-        if needs_seed:
-            parts.append(tf.data.Dataset.random(seed=ctx.next_seed(), rerandomize_each_iteration=True))
-        zipped = tf.data.Dataset.zip(tuple(parts))
-
-        def fn(row, *extras):
-            extras = list(extras)
-            index = extras.pop(0) if needs_index else None
-            rnd = extras.pop(0) if needs_seed else None
-            return apply(row, index, rnd)
-
-        return zipped.map(fn, num_parallel_calls=AUTOTUNE, deterministic=True)
 
 
 class BatchDataset(Dataset):

@@ -291,8 +291,14 @@ class TrainOneStepCell(Cell):
             self.weights_name = [p.name for p in self.optimizer.parameters]
         self.reducer_flag = False
         self.grad_reducer = Identity()
-        self.parallel_mode = _context.get_auto_parallel_context("parallel_mode")
+        from tfspore.parallel._utils import _get_device_num, _get_gradients_mean, _get_parallel_mode
+        self.parallel_mode = _get_parallel_mode()
         self.reducer_flag = self.parallel_mode in ("data_parallel", "hybrid_parallel")
+        if self.reducer_flag:
+            from tfspore.nn.wrap.grad_reducer import DistributedGradReducer
+            self.mean = _get_gradients_mean()
+            self.degree = _get_device_num()
+            self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree)
         _get_attr_from_cell(self, network)
 
     def construct(self, *inputs: Any) -> Any:

@@ -302,6 +302,11 @@ class CheckpointManager:
     def __init__(self, format: str = "ckpt") -> None:  # pylint: disable=redefined-builtin
         self._ckpoint_filelist: list[str] = []
         self._format = format
+        self._save_order: dict[str, int] = {}
+
+    def record_save(self, file_name: str) -> None:
+        """Remember that this run wrote ``file_name`` (breaks modification-time ties)."""
+        self._save_order[file_name] = len(self._save_order) + 1
 
     @property
     def ckpoint_filelist(self) -> list[str]:
@@ -336,7 +341,9 @@ class CheckpointManager:
 
     def remove_oldest_ckpoint_file(self) -> None:
         """Delete the file with the oldest modification time."""
-        ckpoint_files = sorted(self._ckpoint_filelist, key=os.path.getmtime)
+        # file times can be coarser than the time between two saves: ties go to the earlier save
+        ckpoint_files = sorted(self._ckpoint_filelist,
+                               key=lambda f: (os.stat(f).st_mtime_ns, self._save_order.get(f, 0)))
         self.remove_ckpoint_file(ckpoint_files[0])
 
     def keep_one_ckpoint_per_minutes(self, minutes: int, cur_time: float) -> None:
@@ -545,6 +552,7 @@ class ModelCheckpoint(Callback):
         self._append_dict_content(cb_params["cur_epoch_num"], cb_params["cur_step_num"])
         network = cfg.saved_network if cfg.saved_network is not None else cb_params["train_network"]
         self._save(network, cur_file, cfg.async_save)
+        self._manager.record_save(cur_file)
         self._latest_ckpt_file_name = cur_file
 
     def _save_breakpoint(self, cb_params: dict, epoch: int | None = None, step: int | None = None) -> str:

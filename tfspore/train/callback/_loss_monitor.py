@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from tfspore.train.callback._callback import Callback, RunContext, _handle_loss
 from tfspore.train.callback._checks import check_non_negative_int
 
@@ -80,4 +82,6 @@ class LossMonitor(Callback):
         cb_params = run_context.original_args()
         metrics = cb_params.get("metrics")
         if metrics:
-            print("Eval result: epoch %d, metrics: %s" % (cb_params.cur_epoch_num, metrics))
+            # numpy scalars print as plain numbers, as in MindSpore's logs (numpy 2 would show np.float64(...))
+            shown = {k: v.item() if isinstance(v, np.generic) else v for k, v in metrics.items()}
+            print("Eval result: epoch %d, metrics: %s" % (cb_params.cur_epoch_num, shown))

@@ -204,11 +204,14 @@ class OnRequestExit(Callback):
             manager = cb_params.get("loss_scale_mananger")
             if manager is not None and hasattr(manager, "get_loss_scale"):
                 append_dict["loss_scale"] = float(manager.get_loss_scale())
+            network = cb_params["train_network"]
             optimizer = cb_params.get("optimizer")
             global_step = getattr(optimizer, "global_step", None) if optimizer is not None else None
-            if global_step is not None:
+            # the optimizer's own "global_step" Parameter is saved with the network; a second entry of the
+            # same name (MindSpore appends one) would shadow it with another shape when loading
+            if global_step is not None and "global_step" not in network.parameters_dict():
                 append_dict["global_step"] = int(np.asarray(global_step.asnumpy()).reshape(-1)[0])
-            _ser.save_checkpoint(cb_params["train_network"], self.train_name, integrated_save=self.integrated_save,
+            _ser.save_checkpoint(network, self.train_name, integrated_save=self.integrated_save,
                                  append_dict=append_dict)
         self._warn_mindir()
 

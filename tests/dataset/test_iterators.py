@@ -1,0 +1,78 @@
+"""Tuple and dict iterators: row types, columns, epochs, Tensor dtypes, errors."""
+import numpy as np
+import pytest
+
+import tfspore as ms
+import tfspore.dataset as ds
+
+
+def _data():
+    return ds.NumpySlicesDataset({"image": np.arange(12, dtype=np.uint8).reshape(3, 2, 2),
+                                  "label": np.array([0, 1, 2], np.int32),
+                                  "score": np.array([0.5, 1.5, 2.5], np.float32)}, shuffle=False)
+
+
+def test_tuple_rows_are_lists_of_tensors_with_matching_dtypes():
+    rows = list(_data().create_tuple_iterator())
+    assert len(rows) == 3 and isinstance(rows[0], list)
+    image, label, score = rows[1]
+    assert isinstance(image, ms.Tensor) and image.dtype == ms.uint8 and image.shape == (2, 2)
+    assert label.dtype == ms.int32 and score.dtype == ms.float32
+    np.testing.assert_array_equal(image.asnumpy(), [[4, 5], [6, 7]])
+
+
+def test_output_numpy_columns_and_dict_rows():
+    rows = list(_data().create_tuple_iterator(columns=["label", "image"], output_numpy=True))
+    assert isinstance(rows[0][0], np.ndarray) and rows[0][0].dtype == np.int32 and rows[0][0].shape == ()
+    assert [int(r[0]) for r in rows] == [0, 1, 2] and rows[2][1].shape == (2, 2)
+    dicts = list(_data().create_dict_iterator())
+    assert list(dicts[0]) == ["image", "label", "score"]
+    assert isinstance(dicts[0]["score"], ms.Tensor) and float(dicts[2]["score"].asnumpy()) == 2.5
+    with pytest.raises(RuntimeError, match=r"create_tuple_iterator.*'nope'.*does not exist"):
+        _data().create_tuple_iterator(columns=["nope"])
+
+
+def test_plain_iteration_is_a_tuple_iterator():
+    rows = [row for row in _data()]
+    assert len(rows) == 3 and isinstance(rows[0], list) and isinstance(rows[0][1], ms.Tensor)
+
+
+def test_num_epochs_and_continuing_with_the_next_epoch():
+    data = ds.NumpySlicesDataset([1, 2, 3], shuffle=False)
+    it = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    assert [int(r[0]) for r in it] == [1, 2, 3]
+    assert [int(r[0]) for r in it] == [1, 2, 3]
+    assert [int(r[0]) for r in it] == []  # two epochs delivered
+    unlimited = data.create_tuple_iterator(output_numpy=True)
+    for _ in range(4):
+        assert [int(r[0]) for r in unlimited] == [1, 2, 3]
+
+
+def test_breaking_out_continues_the_same_epoch_and_reset_moves_on():
+    data = ds.NumpySlicesDataset([1, 2, 3, 4], shuffle=False)
+    it = data.create_tuple_iterator(num_epochs=3, output_numpy=True)
+    assert int(next(it)[0]) == 1
+    assert [int(r[0]) for r in it] == [2, 3, 4]
+    assert int(next(it)[0]) == 1
+    it.reset()  # abandon epoch 2
+    assert [int(r[0]) for r in it] == [1, 2, 3, 4]
+    assert it.current_epoch == 3 and list(it) == []
+
+
+def test_a_new_iterator_starts_from_the_beginning():
+    data = ds.NumpySlicesDataset([1, 2, 3], shuffle=False)
+    first = data.create_tuple_iterator(output_numpy=True)
+    next(first)
+    assert int(next(data.create_tuple_iterator(output_numpy=True))[0]) == 1
+
+
+def test_string_columns_come_back_as_str_arrays():
+    data = ds.NumpySlicesDataset({"word": ["ab", "cd"]}, shuffle=False)
+    rows = list(data.create_tuple_iterator())
+    assert isinstance(rows[0][0], np.ndarray) and rows[1][0].item() == "cd"
+    assert list(data.map(lambda w: np.char.upper(w)).create_tuple_iterator(output_numpy=True))[0][0] == "AB"
+
+
+def test_bad_num_epochs():
+    with pytest.raises(ValueError, match=r"create_tuple_iterator.*num_epochs.*got 0"):
+        _data().create_tuple_iterator(num_epochs=0)
