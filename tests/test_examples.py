@@ -139,3 +139,21 @@ def test_lenet_reads_mnist_idx_files(tmp_path):
     assert "train: 70 images, test: 20 images, 2 steps per epoch" in stdout
     assert LOSS_LINE.findall(stdout)[0][:2] == ("1", "2")
     assert (tmp_path / "ckpt" / "lenet-1_2.ckpt").is_file()
+
+
+def test_lenet_reads_a_mnist_dataset_directory(tmp_path):
+    """Plain idx files directly in --data_dir: the example reads them with ds.MnistDataset."""
+    rng = np.random.RandomState(1)
+    data_dir = tmp_path / "mnist"
+    data_dir.mkdir()
+    _write_idx(data_dir / "train-images-idx3-ubyte", rng.randint(0, 256, (40, 28, 28)))
+    _write_idx(data_dir / "train-labels-idx1-ubyte", rng.randint(0, 10, (40,)))
+    _write_idx(data_dir / "t10k-images-idx3-ubyte", rng.randint(0, 256, (10, 28, 28)))
+    _write_idx(data_dir / "t10k-labels-idx1-ubyte", rng.randint(0, 10, (10,)))
+    example = _load_example_module()
+    assert example._mnist_dataset_layout(str(data_dir))
+    stdout = _run_lenet(tmp_path, "--epochs", "1", "--data_dir", str(data_dir), "--batch_size", "16",
+                        "--mode", "pynative")
+    assert "train: 40 images, test: 10 images, 2 steps per epoch" in stdout
+    assert LOSS_LINE.findall(stdout)[0][:2] == ("1", "2")
+    assert (tmp_path / "ckpt" / "lenet-1_2.ckpt").is_file()

@@ -143,3 +143,11 @@ def test_one_node_may_feed_only_one_pipeline():
         list(first)
     del second  # the other consumer is gone: fine again
     assert first.get_dataset_size() == 2 and len(list(first)) == 2
+
+
+def test_dataset_size_of_a_shard():
+    assert Squares(10).batch(2).get_dataset_size(shard=(3, 0)) == 2
+    assert Squares(10).get_dataset_size(shard=(3, 2)) == 4
+    assert ds.from_tf_data(tf.data.Dataset.range(10)).get_dataset_size(shard=(4, 1)) == 3
+    assert Squares(10).filter(lambda i, sq: i < 100).get_dataset_size(shard=(3, 1)) == 4
+    assert Squares(10, num_shards=2, shard_id=0).get_dataset_size(shard=(5, 0)) == 5  # already sharded

@@ -269,6 +269,7 @@ def test_encoder_stack_copies_one_new_layer():
     np.testing.assert_array_equal(w0.asnumpy(), w1.asnumpy())
     assert w0 is not w1 and w0.variable is not w1.variable
     assert not np.array_equal(w0.asnumpy(), layer.dense1.weight.asnumpy())
+    assert enc.layers[0].self_attn._seed != enc.layers[1].self_attn._seed  # no shared dropout masks
     with pytest.raises(AssertionError, match="only bool and floating types of key_padding_mask"):
         enc(Tensor(np.ones((4, 2, 8), np.float32)), src_key_padding_mask=Tensor(np.zeros((2, 4), np.int32)))
     with pytest.raises(TypeError, match="For 'TransformerEncoder', the 'encoder_layer' must be a "

@@ -194,6 +194,15 @@ def build_pipeline(case: Dict[str, Any], ns: Namespace):
 
 def guide_dataset(case: Dict[str, Any], module_prefix: str):
     """The training guide's create_dataset, unmodified, under `module_prefix` (mindspore or tfspore)."""
+    if module_prefix == "mindspore":
+        # MindSpore 2.x dropped the 1.x c_transforms modules the guide imports; they were the same classes.
+        import importlib  # pylint: disable=import-outside-toplevel
+        for legacy, current in (("mindspore.dataset.transforms.c_transforms", "mindspore.dataset.transforms"),
+                                ("mindspore.dataset.vision.c_transforms", "mindspore.dataset.vision")):
+            try:
+                importlib.import_module(legacy)
+            except ImportError:
+                sys.modules[legacy] = importlib.import_module(current)
     scope: Dict[str, Any] = {}
     exec(GUIDE_IMPORTS.replace("mindspore", module_prefix), scope)  # pylint: disable=exec-used
     exec(GUIDE_CREATE_DATASET, scope)  # pylint: disable=exec-used

@@ -17,8 +17,12 @@ Imported as a module (by the test) it only defines the specs: it imports neither
 nor tfspore at module level, and the builders use whatever ``mindspore`` the model modules
 were imported under.
 
+With ``--check-graph`` it also runs every network in MindSpore's GRAPH_MODE and checks that
+the outputs equal the PYNATIVE_MODE ones (the test does not use it: compiling takes ~30 s).
+
 Usage:
     python tests/parity/model_zoo_ms_side.py --out DIR [--nets lenet,bert] [--reverse lenet]
+        [--check-graph]
 """
 import argparse
 import importlib.util
@@ -32,7 +36,7 @@ MODELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
                           "examples", "models")
 
 NETS = ("lenet", "resnet18", "mobilenetv2", "lstm", "bert")
-REVERSE_NETS = ("lenet", "resnet18")
+REVERSE_NETS = NETS
 SEED = 1
 
 _FILES = {"lenet": "lenet", "resnet18": "resnet", "mobilenetv2": "mobilenetv2", "lstm": "lstm",
@@ -262,6 +266,25 @@ def _reverse(name, out_dir, mindspore):
              **{f"output_{k}": v for k, v in outputs.items()})
 
 
+def _check_graph(name, out_dir, mindspore):
+    mindspore.set_context(mode=mindspore.GRAPH_MODE)
+    try:
+        net = build(name, load_model_module(name, "ms_graph"))
+        ckpt = os.path.join(out_dir, f"{name}.ckpt")
+        mindspore.load_param_into_net(net, mindspore.load_checkpoint(ckpt))
+        net.set_train(False)
+        with np.load(os.path.join(out_dir, f"{name}.npz")) as data:
+            inputs = [data[f"input_{i}"] for i in range(len(make_inputs(name)))]
+            expected = {k[len("output_"):]: data[k] for k in data.files if k.startswith("output_")}
+        outputs = run(name, net, mindspore, inputs)
+    finally:
+        mindspore.set_context(mode=mindspore.PYNATIVE_MODE)
+    for key, value in outputs.items():
+        np.testing.assert_allclose(value, expected[key], rtol=1e-5, atol=1e-5 * np.abs(expected[key]).max(),
+                                   err_msg=f"{name} {key}: MindSpore GRAPH_MODE vs PYNATIVE_MODE")
+    print(f"{name}: MindSpore GRAPH_MODE outputs equal PYNATIVE_MODE outputs")
+
+
 def main(argv=None):
     """Writes the MindSpore checkpoints and outputs; see the module docstring.
 
@@ -272,6 +295,9 @@ def main(argv=None):
     parser.add_argument("--out", required=True)
     parser.add_argument("--nets", default=",".join(NETS))
     parser.add_argument("--reverse", default="")
+    parser.add_argument("--check-graph", action="store_true",
+                        help="also run each network in MindSpore's GRAPH_MODE (slow: it compiles "
+                             "every network) and check it gives the PYNATIVE_MODE outputs")
     args = parser.parse_args(argv)
 
     import mindspore  # noqa: PLC0415 - real MindSpore, only when run as the MindSpore side
@@ -281,6 +307,9 @@ def main(argv=None):
         _forward(name, args.out, mindspore)
     for name in filter(None, args.reverse.split(",")):
         _reverse(name, args.out, mindspore)
+    if args.check_graph:
+        for name in filter(None, args.nets.split(",")):
+            _check_graph(name, args.out, mindspore)
 
 
 if __name__ == "__main__":

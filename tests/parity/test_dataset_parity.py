@@ -295,12 +295,12 @@ EAGER = {
     "random_choice_single": (op("transforms.RandomChoice", [op("vision.Resize", T(3, 3))]), [RGB]),
 }
 
-# Cases whose values may differ by up to this much (measured; see the module docstring of each op).
-TOLERANCE = {
-    "rotate30_bilinear": 2,      # OpenCV's warpAffine interpolates with 1/32-pixel fixed-point weights
-    "decode_jpeg": 0, "folder_jpeg": 0,
-    "color_hue": 0, "color_hue_negative": 0,
-}
+# Known, documented differences from MindSpore 2.10 (plain bugs there; docs/differences.md).
+# get_dataset_size() of an ImageFolderDataset with class_indexing counts the files of every
+# folder, while iteration yields only the indexed folders' rows; tfspore reports the rows.
+SKIP_META = {"folder_class_indexing": {"size"}}
+# RandomRotation's fill_value fills (R, G, B) as documented; MindSpore 2.10 fills them reversed.
+REVERSED_FILL = {"rotate30_nearest_fill", "rotate180_fill"}
 
 
 def all_cases():
@@ -364,18 +364,8 @@ def _tfspore_ns():
     import tfspore.dataset.transforms as transforms
     import tfspore.dataset.vision as vision
     from tfspore.common import dtype as mstype
-    from tfspore.dataset.engine import datasets_standard_format, datasets_vision
 
-    # The sources live in their own modules; reach them through tfspore.dataset's public names when exported.
-    class _DS:
-        def __getattr__(self, name):
-            if hasattr(ds, name):
-                return getattr(ds, name)
-            for module in (datasets_vision, datasets_standard_format):
-                if hasattr(module, name):
-                    return getattr(module, name)
-            raise AttributeError(name)
-    return runner.Namespace(_DS(), vision, transforms, mstype)
+    return runner.Namespace(ds, vision, transforms, mstype)
 
 
 def _as_comparable(arr: np.ndarray) -> np.ndarray:
@@ -410,6 +400,8 @@ def test_pipeline_matches_mindspore(case_id, ms_results, data_root):
     case = _materialize(PIPELINES[case_id], str(data_root))
     meta, rows = runner.run_case(case, _tfspore_ns(), "tfspore")
     for key in ("columns", "size", "types", "shapes", "rows"):
+        if key in SKIP_META.get(case_id, ()):
+            continue
         assert meta[key] == ms_meta[key], f"{case_id}: {key} {meta[key]!r}, MindSpore {ms_meta[key]!r}"
     if case["kind"] == "guide":  # shuffled on both sides: compare the multiset of rows
         def rows_of(batches):
@@ -420,7 +412,25 @@ def test_pipeline_matches_mindspore(case_id, ms_results, data_root):
         np.testing.assert_allclose(np.stack([t[2] for t in tf_sorted]), np.stack([t[2] for t in ms_sorted]),
                                    rtol=1e-6, atol=1e-5)
         return
-    _assert_rows_equal(ms_rows, rows, TOLERANCE.get(case_id, 0), case_id)
+    _assert_rows_equal(ms_rows, rows, 0, case_id)
+
+
+def _graph_outputs(transform, values):
+    """Run the transform's TF graph (as inside a tf.data map), with unknown input shapes."""
+    import tensorflow as tf
+
+    specs = [tf.TensorSpec([None] * np.ndim(v), tf.as_dtype(np.asarray(v).dtype)) for v in values]
+    random = bool(getattr(transform, "_tf_random", False))
+
+    @tf.function(input_signature=specs, autograph=False)
+    def run(*tensors):
+        if random:
+            out = transform._tf_apply(*tensors, seed=tf.constant([3, 4], tf.int64))  # pylint: disable=W0212
+        else:
+            out = transform._tf_apply(*tensors)  # pylint: disable=protected-access
+        return tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+    return [[np.asarray(t) for t in run(*values)]]
 
 
 @pytest.mark.parametrize("case_id", sorted(EAGER))
@@ -429,16 +439,23 @@ def test_transform_matches_mindspore(case_id, ms_results):
     assert "error" not in ms_meta, f"MindSpore failed on {case_id}: {ms_meta.get('traceback')}"
     ns = _tfspore_ns()
     transform, inputs = EAGER[case_id]
+    if case_id in REVERSED_FILL:
+        transform = json.loads(json.dumps(transform))
+        transform["kwargs"]["fill_value"]["tuple"].reverse()
     case = {"kind": "eager", "op": transform, "inputs": inputs}
     _, eager_rows = runner.run_case(case, ns, "tfspore")
-    atol = TOLERANCE.get(case_id, 0)
-    _assert_rows_equal(ms_rows, eager_rows, atol, case_id + " (eager)")
-    # the same transform inside a tf.data map
-    values = runner.decode(inputs, ns)
-    names = [f"c{k}" for k in range(len(values))]
-    data = ns.ds.NumpySlicesDataset({n: v[None] for n, v in zip(names, values)}, shuffle=False)
-    out_names = [f"o{k}" for k in range(len(ms_rows[0]))]
-    data = data.map(operations=runner.decode(transform, ns), input_columns=names, output_columns=out_names)
-    data = data.project(out_names)
-    piped = [[np.asarray(x) for x in row] for row in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
-    _assert_rows_equal(ms_rows, piped, atol, case_id + " (pipeline)")
+    _assert_rows_equal(ms_rows, eager_rows, 0, case_id + " (eager)")
+    # the same transform as a graph with unknown input shapes (how tf.data maps run it)
+    graph_rows = _graph_outputs(runner.decode(transform, ns), runner.decode(inputs, ns))
+    _assert_rows_equal(ms_rows, graph_rows, 0, case_id + " (graph)")
+
+
+def test_rotation_fill_order_differs_from_mindspore(ms_results):
+    """MindSpore 2.10 fills (R, G, B) reversed; tfspore follows the documentation."""
+    _, ms_rows = ms_results["eager_rotate30_nearest_fill"]
+    ns = _tfspore_ns()
+    transform, inputs = EAGER["rotate30_nearest_fill"]
+    out = runner.run_case({"kind": "eager", "op": transform, "inputs": inputs}, ns, "tfspore")[1][0][0]
+    corner = out[0, 0]
+    assert corner.tolist() == [50, 100, 150]
+    assert ms_rows[0][0][0, 0].tolist() == [150, 100, 50]

@@ -9,6 +9,7 @@ looser bounds are written next to their case with the reason. A representative s
 both tfspore modes; the rest in PYNATIVE mode (the math is the same code in both).
 """
 import re
+import zlib
 
 import numpy as np
 import pytest
@@ -72,14 +73,37 @@ def _first(out):
     return out[0] if isinstance(out, tuple) else out
 
 
-# (id, factory(nn) -> cell, input shape or ("int", shape, high), training modes, tolerance)
+# MindSpore's CPU Tanh kernel is approximate where |x| > 3 (gradient errors up to ~3e-4 against float64,
+# where tfspore's stay within 1e-6), so cases through tanh compare with this absolute bound.
+_TANH_TOL = {"tol": (1e-5, 3e-4), "why": "MindSpore's CPU Tanh is approximate for |x| > 3"}
+
+
+class _MsSoftplus(mnn.Cell):
+    """MindSpore 2.10 has ``ops.softplus`` but no ``nn.Softplus``."""
+
+    def __init__(self, beta=1, threshold=20):
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def construct(self, x):
+        return mops.softplus(x, self.beta, self.threshold)
+
+
+def _selu_grad(x, r):
+    scale, alpha = 1.0507009873554805, 1.6732632423543772
+    return (np.where(x > 0, scale, scale * alpha * np.exp(x)) * r).astype(np.float32)
+
+
+# (id, factory(nn) -> cell, input shape or ("int", shape, high), training modes, options). Options:
+#   tol: (rtol, atol) with "why"; ms: the MindSpore cell when MindSpore's differs (no repr/name check);
+#   no_grad: why gradients are not compared; grad_ref: numpy input gradient used instead of MindSpore's.
 _E, _T, _ET = ("eval",), ("train",), ("eval", "train")
 CASES = [
     # ------------------------------------------------------------------ Dense
     ("dense", lambda nn: nn.Dense(5, 4), (3, 5), _E, None),
     ("dense_rank3_relu_nobias", lambda nn: nn.Dense(5, 4, has_bias=False, activation="relu"), (2, 3, 5), _E, None),
     ("dense_init_str", lambda nn: nn.Dense(5, 4, weight_init="normal", bias_init="zeros", activation=nn.Tanh()),
-     (3, 5), _E, None),
+     (3, 5), _E, _TANH_TOL),
     # ------------------------------------------------------------------ Conv2d
     ("conv2d_same", lambda nn: nn.Conv2d(3, 4, 3), (2, 3, 7, 7), _E, None),
     ("conv2d_same_s2_bias", lambda nn: nn.Conv2d(3, 4, 3, stride=2, has_bias=True), (2, 3, 8, 7), _E, None),
@@ -139,7 +163,8 @@ CASES = [
                                                            count_include_pad=False), (2, 3, 8, 8), _E, None),
     ("avgpool2d_pad_divisor", lambda nn: nn.AvgPool2d(2, 2, pad_mode="pad", padding=1, divisor_override=3),
      (2, 3, 5, 5), _E, None),
-    ("avgpool2d_valid_ceil", lambda nn: nn.AvgPool2d(2, 2, ceil_mode=True), (2, 3, 5, 5), _E, None),
+    ("avgpool2d_valid_ceil", lambda nn: nn.AvgPool2d(2, 2, ceil_mode=True), (2, 3, 5, 5), _E,
+     {"no_grad": "MindSpore's CPU backward fails ('could not create a descriptor for a pooling primitive')"}),
     ("avgpool2d_same_ceil", lambda nn: nn.AvgPool2d(3, 2, "same", ceil_mode=True), (2, 3, 6, 5), _E, None),
     ("avgpool2d_same_nocount", lambda nn: nn.AvgPool2d(3, 2, "same", count_include_pad=False), (2, 3, 6, 5), _E,
      None),
@@ -208,11 +233,14 @@ CASES = [
     ("fast_gelu", lambda nn: nn.FastGelu(), (3, 5), _E, None),
     ("silu", lambda nn: nn.SiLU(), (3, 5), _E, None),
     ("sigmoid", lambda nn: nn.Sigmoid(), (3, 5), _E, None),
-    ("tanh", lambda nn: nn.Tanh(), (3, 5), _E, None),
+    ("tanh", lambda nn: nn.Tanh(), (3, 5), _E, _TANH_TOL),
     ("softmax", lambda nn: nn.Softmax(), (3, 5), _E, None),
     ("softmax_axis0", lambda nn: nn.Softmax(axis=0), (3, 5), _E, None),
     ("logsoftmax", lambda nn: nn.LogSoftmax(axis=1), (3, 5, 2), _E, None),
-    ("logsoftmax_ext", lambda nn: nn.LogSoftmaxExt(), (3, 5), _E, None),
+    ("logsoftmax_ext", lambda nn: nn.LogSoftmaxExt(), (3, 5), _E,
+     {"ms": lambda: mnn.LogSoftmax(axis=1), "why": "MindSpore has no CPU kernel for LogSoftmaxExt"}),
+    ("softplus", lambda nn: nn.Softplus(), (3, 5), _E, {"ms": lambda: _MsSoftplus()}),
+    ("softplus_beta", lambda nn: nn.Softplus(2, 1.5), (3, 5), _E, {"ms": lambda: _MsSoftplus(2, 1.5)}),
     ("softmin", lambda nn: nn.Softmin(), (3, 5), _E, None),
     ("softmax2d", lambda nn: nn.Softmax2d(), (2, 3, 2, 2), _E, None),
     ("hswish", lambda nn: nn.HSwish(), (3, 5), _E, None),
@@ -221,7 +249,8 @@ CASES = [
     ("logsigmoid", lambda nn: nn.LogSigmoid(), (3, 5), _E, None),
     ("mish", lambda nn: nn.Mish(), (3, 5), _E, None),
     ("celu", lambda nn: nn.CELU(0.5), (3, 5), _E, None),
-    ("selu", lambda nn: nn.SeLU(), (3, 5), _E, None),
+    ("selu", lambda nn: nn.SeLU(), (3, 5), _E,
+     {"grad_ref": _selu_grad, "why": "MindSpore's CPU SeLU gradient is wrong for x < 0 (0.32 for 1.07 at x=-0.5)"}),
     ("hardtanh", lambda nn: nn.Hardtanh(-0.5, 0.7), (3, 5), _E, None),
     ("tanhshrink", lambda nn: nn.Tanhshrink(), (3, 5), _E, None),
     ("softshrink", lambda nn: nn.SoftShrink(0.3), (3, 5), _E, None),
@@ -246,10 +275,12 @@ def _params_of(case):
     return out
 
 
-def _run_side(fw, cell, x, r, train, int_input):
+def _run_side(fw, cell, x, r, train, int_input, grads=True):
     """Forward output, input grad (or None) and weight grads of ``sum(first_output * r)``."""
     cell.set_train(train)
     out = cell(fw.Tensor(x))
+    if not grads:
+        return out, None, []
     params = cell.trainable_params()
     rt = fw.Tensor(r)
 
@@ -257,8 +288,7 @@ def _run_side(fw, cell, x, r, train, int_input):
         return (_first(cell(a)) * rt).sum()
 
     if int_input:
-        grads = fw.grad(loss, None, params)(fw.Tensor(x)) if params else ()
-        return out, None, list(grads)
+        return out, None, list(fw.grad(loss, None, params)(fw.Tensor(x)) if params else ())
     if params:
         gx, gw = fw.grad(loss, 0, params)(fw.Tensor(x))
         return out, gx, list(gw)
@@ -267,31 +297,39 @@ def _run_side(fw, cell, x, r, train, int_input):
 
 @pytest.mark.parametrize("case,exec_mode", _params_of(CASES))
 def test_layer_parity(case, exec_mode):
-    name, factory, shape, train_modes, tol = case
+    name, factory, shape, train_modes, opts = case
+    opts = opts or {}
     ts.set_context(mode=ts.GRAPH_MODE if exec_mode == "graph" else ts.PYNATIVE_MODE)
-    tol = tol or (RTOL, ATOL)
-    rng = np.random.default_rng(abs(hash(name)) % (2 ** 31))
-    mcell, tcell = factory(mnn), factory(tnn)
-    assert _addr(repr(tcell)) == _addr(repr(mcell))
-    assert _params(tcell) == _params(mcell)
+    tol = opts.get("tol", (RTOL, ATOL))
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    tcell = factory(tnn)
+    if "ms" in opts:
+        mcell = opts["ms"]()
+    else:
+        mcell = factory(mnn)
+        assert _addr(repr(tcell)) == _addr(repr(mcell))
+        assert _params(tcell) == _params(mcell)
     _copy_weights(mcell, tcell, rng)
     int_input = shape[0] == "int"
     if int_input:
         x = rng.integers(0, shape[2], shape[1]).astype(np.int32)
     else:
         x = rng.standard_normal(shape).astype(np.float32)
+    grads = "no_grad" not in opts
     for mode in train_modes:
         train = mode == "train"
         # the output shape, from one forward on each side (so that side effects stay symmetric)
         _first(tcell.set_train(train)(ts.Tensor(x)))
         r = rng.standard_normal(_np(_first(mcell.set_train(train)(ms.Tensor(x)))).shape).astype(np.float32)
-        m_all, m_gx, m_gw = _run_side(ms, mcell, x, r, train, int_input)
-        t_all, t_gx, t_gw = _run_side(ts, tcell, x, r, train, int_input)
+        m_all, m_gx, m_gw = _run_side(ms, mcell, x, r, train, int_input, grads)
+        t_all, t_gx, t_gw = _run_side(ts, tcell, x, r, train, int_input, grads)
         m_outs = m_all if isinstance(m_all, tuple) else (m_all,)
         t_outs = t_all if isinstance(t_all, tuple) else (t_all,)
         assert len(t_outs) == len(m_outs)
         for a, b in zip(t_outs, m_outs):
             _close(a, b, tol)
+        if "grad_ref" in opts:
+            m_gx = opts["grad_ref"](x, r)
         if m_gx is not None:
             _close(t_gx, m_gx, tol)
         assert len(t_gw) == len(m_gw)

@@ -8,8 +8,9 @@ for fixed inputs. Here the same source files are imported under
 :func:`tfspore.compat.alias_mindspore`, built on tfspore, and must have the same parameter
 names, shapes, order and trainability, load the MindSpore checkpoint with ``load_checkpoint``
 and give the same outputs in PYNATIVE and GRAPH mode. Each network also takes one training
-step on tfspore. In the reverse direction tfspore saves LeNet5 and ResNet-18 checkpoints that
-real MindSpore loads (in the same subprocess) and gets tfspore's outputs from.
+step on tfspore. In the reverse direction tfspore builds and saves every network; real
+MindSpore loads those checkpoints (in the same subprocess, started after tfspore saved them)
+and must get tfspore's outputs.
 
 Tolerance: float32 outputs must agree elementwise within 1e-5 relative, with an absolute floor
 of 1e-5 times the largest magnitude of the expected output (so that entries near zero, where
@@ -86,6 +87,7 @@ def zoo(tmp_path_factory):
     """
     out_dir = str(tmp_path_factory.mktemp("model_zoo"))
     ts_outputs, ts_errors = {}, {}
+    ms.set_context(mode=ms.PYNATIVE_MODE)
     for name in side.REVERSE_NETS:
         try:
             net = build_ts(name, seed=REVERSE_SET_SEED)

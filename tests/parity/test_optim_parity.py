@@ -104,6 +104,8 @@ CASES = {
     "adam_groups_dynamic": lambda nn, p: nn.Adam(_groups(p, lr=[0.02, 0.01, 0.03, 0.02, 0.01]),
                                                  [0.01, 0.02, 0.005, 0.03, 0.001]),
     "adam_lazy": lambda nn, p: nn.Adam(p, 0.01, use_lazy=True),
+    "adam_offload": lambda nn, p: nn.AdamOffload(p, 0.01, use_nesterov=True, weight_decay=0.01),
+    "lazy_adam": lambda nn, p: nn.LazyAdam(_groups(p, lr=0.02), 0.01, weight_decay=0.01, loss_scale=2.0),
     "adam_weight_decay": lambda nn, p: nn.AdamWeightDecay(p, 0.01, weight_decay=0.1),
     "adam_weight_decay_groups": lambda nn, p: nn.AdamWeightDecay(_groups(p, lr=0.02), _cos_schedule(nn)),
     "adam_weight_decay_dynamic_wd": lambda nn, p: nn.AdamWeightDecay(p, 0.01, weight_decay=nn.WarmUpLR(0.2, 3)),
@@ -114,6 +116,7 @@ CASES = {
     "rmsprop_groups": lambda nn, p: nn.RMSProp(_groups(p, lr=0.005), _exp_schedule(nn), momentum=0.9),
     "adagrad": lambda nn, p: nn.Adagrad(p, accum=0.2, learning_rate=0.05, weight_decay=0.01),
     "adagrad_groups": lambda nn, p: nn.Adagrad(_groups(p, lr=0.1), learning_rate=[0.05, 0.04, 0.03, 0.02, 0.01]),
+    "proximal_adagrad": lambda nn, p: nn.ProximalAdagrad(p, accum=0.2, learning_rate=0.05, l1=0.01, l2=0.02),
     "adadelta": lambda nn, p: nn.Adadelta(p, learning_rate=0.5, rho=0.8, epsilon=1e-4, weight_decay=0.01),
     "adadelta_schedule": lambda nn, p: nn.Adadelta(p, learning_rate=_cos_schedule(nn)),
     "adamax": lambda nn, p: nn.AdaMax(p, 0.01, weight_decay=0.01),
@@ -301,28 +304,39 @@ ERRORS = [
     lambda nn, fw: nn.Lamb(_p(fw), 0.1, eps=-1.0),
     lambda nn, fw: nn.AdamWeightDecay(_p(fw), weight_decay=-1.0),
     lambda nn, fw: nn.Adam(_p(fw), fw.Tensor(np.ones((2, 2), np.float32))),
-    lambda nn, fw: nn.Adam(_p(fw), nn.Dense(1, 1)) if nn is mnn else nn.Adam(_p(fw), nn.Dense(1, 1)),
     lambda nn, fw: (lambda p: nn.Adam([{"params": p}, {"params": p}]))(_p(fw)),
     lambda nn, fw: nn.Adam([{"params": _p(fw), "lr": [0.1, 0.2]}], learning_rate=[0.1, 0.2, 0.3]),
     lambda nn, fw: nn.Adam([{"params": _p(fw), "grad_centralization": 1}]),
     lambda nn, fw: nn.SGD(_p(fw), weight_decay=nn.ExponentialDecayLR(0.1, 0.9, 2)),
     lambda nn, fw: nn.LARS(nn.Momentum(_p(fw), 0.1, 0.9), epsilon=1),
-    lambda nn, fw: nn.LARS(nn.Momentum(_p(fw), [0.1, 0.2], 0.9) if False else
-                           nn.Momentum([{"params": _p(fw), "lr": [0.1, 0.2]}], 0.1, 0.9), use_clip=True),
+    lambda nn, fw: nn.LARS(nn.Momentum([{"params": _p(fw), "lr": [0.1, 0.2]}], 0.1, 0.9), use_clip=True),
 ]
 
 
 @pytest.mark.parametrize("index", range(len(ERRORS)))
 def test_errors_match(index):
+    """Same error type, and the same message up to its first comma (API, argument, rule)."""
     make = ERRORS[index]
     with pytest.raises(Exception) as want:
         make(mnn, ms)
-    if index == 30:  # a Cell that is not a LearningRateSchedule: tfspore accepts any Cell of global_step
-        make(tnn, ts)
-        return
     with pytest.raises(want.type) as got:
         make(tnn, ts)
     assert str(got.value).split(",")[0] == str(want.value).split(",")[0]
+
+
+def test_any_cell_of_global_step_is_a_learning_rate():
+    """MindSpore takes only LearningRateSchedule cells; tfspore also takes any Cell of the step."""
+    with pytest.raises(TypeError, match="LearningRateSchedule"):
+        mnn.Adam(_p(ms), mnn.Dense(1, 1))
+    class Halving(tnn.Cell):
+        def construct(self, global_step):
+            return 0.1 * 0.5 ** global_step.astype(ts.float32)
+
+    w = _p(ts)
+    opt = tnn.SGD(w, Halving())
+    for _ in range(3):
+        opt((ts.Tensor(np.ones(2, np.float32)),))
+    np.testing.assert_allclose(w[0].asnumpy(), 1 - 0.175, rtol=1e-6)
 
 
 def test_learning_rate_list_shorter_than_the_steps():

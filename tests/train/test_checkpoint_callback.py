@@ -341,3 +341,41 @@ def test_keras_weights_are_saved_through_saveable(tmp_path):
     kernel = model.layers[0].kernel
     assert sorted(params) == sorted(w.path for w in model.weights) and kernel.path.endswith("d/kernel")
     np.testing.assert_array_equal(params[kernel.path].asnumpy(), kernel.numpy())
+
+
+# ------------------------------------------------------------------- end to end with Model.train
+def _model_and_data():
+    import tensorflow as tf
+    net = nn.Dense(4, 3)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    x = np.random.RandomState(0).randn(10, 4).astype(np.float32)
+    y = (np.arange(10) % 3).astype(np.int32)
+    return ms.train.Model(net, loss, opt), tf.data.Dataset.from_tensor_slices((x, y)).batch(4), net
+
+
+def test_model_train_writes_checkpoints_and_resumes(tmp_path):
+    model, data, net = _model_and_data()
+    ck = ModelCheckpoint("net", str(tmp_path), CheckpointConfig(save_checkpoint_steps=2, keep_checkpoint_max=3,
+                                                                 append_info=["epoch_num", "step_num"]))
+    model.train(3, data, callbacks=[ck])
+    assert _files(tmp_path) == ["net-2_3.ckpt", "net-3_2.ckpt", "net-3_3.ckpt"]
+    params = ms.load_checkpoint(ck.latest_ckpt_file_name)
+    np.testing.assert_array_equal(params["weight"].asnumpy(), net.weight.asnumpy())
+    assert params["global_step"].asnumpy().tolist() == [9] and int(params["step_num"].asnumpy()) == 9
+    model2, data2, net2 = _model_and_data()
+    ms.load_checkpoint(ck.latest_ckpt_file_name, net=model2.train_network)
+    np.testing.assert_array_equal(net2.weight.asnumpy(), net.weight.asnumpy())
+
+
+def test_model_train_exception_save(tmp_path):
+    model, data, _ = _model_and_data()
+
+    class Boom(ms.train.Callback):
+        def on_train_step_end(self, run_context):
+            if run_context.original_args().cur_step_num == 5:
+                raise RuntimeError("boom")
+    ck = ModelCheckpoint("g", str(tmp_path), CheckpointConfig(save_checkpoint_steps=3, exception_save=True))
+    with pytest.raises(RuntimeError, match="boom"):
+        model.train(3, data, callbacks=[ck, Boom()])
+    assert _files(tmp_path) == ["g-1_3.ckpt", "g-2_2_breakpoint.ckpt"]

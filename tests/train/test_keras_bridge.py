@@ -158,12 +158,14 @@ def test_tensorboard_scalars(tmp_path):
     tb = keras.callbacks.TensorBoard(str(tmp_path), update_freq="batch", histogram_freq=1)
     _train([tb], valid=VALID)
 
+    def value(proto):
+        return float(proto.float_val[0]) if proto.float_val else float(np.frombuffer(proto.tensor_content,
+                                                                                      np.float32)[0])
+
     def scalars(sub, tag):
         acc = EventAccumulator(str(tmp_path / sub), size_guidance={"tensors": 0})
         acc.Reload()
-        return [(e.step, round(float(np.asarray(e.tensor_proto.float_val or
-                                                  [np.frombuffer(e.tensor_proto.tensor_content, np.float32)[0]])[0]), 6))
-                for e in acc.Tensors(tag)], acc.Tags()["tensors"]
+        return [(e.step, round(value(e.tensor_proto), 6)) for e in acc.Tensors(tag)], acc.Tags()["tensors"]
     epoch_loss, train_tags = scalars("train", "epoch_loss")
     assert epoch_loss == [(0, 2.0), (1, 2.0)]
     batch_loss, _ = scalars("train", "batch_loss")
@@ -241,3 +243,22 @@ def test_as_keras_callback_in_evaluate_and_early_stopping(capsys):
     history = model.fit(x, y, batch_size=4, epochs=4, verbose=0, validation_data=(x, y),
                         callbacks=[as_keras_callback(es)])
     assert len(history.epoch) == 2  # no improvement with lr 0 in epoch 2
+
+
+# ------------------------------------------------------------------- end to end with Model.fit
+def test_model_fit_with_keras_callbacks(tmp_path, capsys):
+    import tensorflow as tf
+    net = nn.Dense(4, 3)
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    model = ms.train.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), opt,
+                           metrics={"acc"})
+    x = np.random.RandomState(0).randn(10, 4).astype(np.float32)
+    data = tf.data.Dataset.from_tensor_slices((x, (np.arange(10) % 3).astype(np.int32))).batch(4)
+    path = tmp_path / "log.csv"
+    model.fit(2, data, data, callbacks=[LossMonitor(), keras.callbacks.CSVLogger(str(path)),
+                                        keras.callbacks.LearningRateScheduler(lambda e, lr: 0.1 / (e + 1))])
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["epoch", "loss", "val_acc", "val_loss"] and [r[0] for r in rows[1:]] == ["0", "1"]
+    assert float(opt.learning_rate.asnumpy()) == pytest.approx(0.05)
+    assert "epoch: 2 step: 3" in capsys.readouterr().out

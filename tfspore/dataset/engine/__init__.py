@@ -5,7 +5,7 @@ See :mod:`tfspore.dataset.engine.datasets` for the node model and the contract w
 from tfspore.dataset.core import config
 from tfspore.dataset.engine.datasets import (BatchInfo, Dataset, MappableDataset, MappableSource, SourceDataset,
                                              next_op_seed, zip)
-from tfspore.dataset.engine.datasets_user_defined import GeneratorDataset, NumpySlicesDataset, Schema
+from tfspore.dataset.engine.datasets_user_defined import GeneratorDataset, NumpySlicesDataset, PaddedDataset, Schema
 from tfspore.dataset.engine.iterators import DictIterator, Iterator, TupleIterator, pipeline_error
 from tfspore.dataset.engine.samplers import (BuiltinSampler, DistributedSampler, IterSampler, PKSampler,
                                              RandomSampler, Sampler, SequentialSampler, Shuffle, SubsetRandomSampler,
@@ -13,7 +13,7 @@ from tfspore.dataset.engine.samplers import (BuiltinSampler, DistributedSampler,
 from tfspore.dataset.engine._tf_data import TFDataDataset, from_tf_data
 
 __all__ = ["config", "Dataset", "SourceDataset", "MappableSource", "MappableDataset", "BatchInfo", "zip",
-           "next_op_seed", "GeneratorDataset", "NumpySlicesDataset", "Schema", "Iterator", "TupleIterator",
-           "DictIterator", "pipeline_error", "BuiltinSampler", "Sampler", "SequentialSampler", "RandomSampler",
-           "DistributedSampler", "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler", "IterSampler",
-           "PKSampler", "Shuffle", "TFDataDataset", "from_tf_data"]
+           "next_op_seed", "GeneratorDataset", "NumpySlicesDataset", "PaddedDataset", "Schema", "Iterator",
+           "TupleIterator", "DictIterator", "pipeline_error", "BuiltinSampler", "Sampler", "SequentialSampler",
+           "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+           "IterSampler", "PKSampler", "Shuffle", "TFDataDataset", "from_tf_data"]

@@ -390,10 +390,10 @@ class RepeatDataset(Dataset):
             return size
         return size * self.count
 
-    def _count_rows(self) -> int:
+    def _count_rows(self, shard: Optional[Tuple[int, int]] = None) -> int:
         if self.count == -1:
-            return self.children[0].get_dataset_size()
-        return super()._count_rows()
+            return self.children[0].get_dataset_size(shard=shard)
+        return super()._count_rows(shard)
 
     def _build(self) -> tf.data.Dataset:
         data = self.children[0]._build()

@@ -110,11 +110,14 @@ def _building(ctx: _BuildContext):
 
 def _context() -> _BuildContext:
     stack = getattr(_LOCAL, "stack", None)
-    if not stack:
-        ctx = _BuildContext()
-        _LOCAL.stack = [ctx]  # a bare _build() call outside to_tf_dataset: keep one default context
-        return ctx
-    return stack[-1]
+    if stack:
+        return stack[-1]
+    # Outside to_tf_dataset (a bare _build() or a size query): a default context, renewed when
+    # the seed changes.
+    ctx = getattr(_LOCAL, "default", None)
+    if ctx is None or ctx.seed != config._pipeline_seed():  # pylint: disable=protected-access
+        ctx = _LOCAL.default = _BuildContext()
+    return ctx
 
 
 def next_op_seed() -> int:
@@ -272,17 +275,30 @@ class Dataset:
         """
         return self.column_names
 
-    def get_dataset_size(self) -> int:
+    def get_dataset_size(self, *, shard: Optional[Tuple[int, int]] = None) -> int:
         """Return the number of rows (or batches after ``batch``) of one pass.
 
         An infinite ``repeat`` counts as one pass, as in MindSpore. Sizes that depend on the
         data (``filter``, generators without ``__len__``) are found by running the pipeline once.
 
+        Args:
+            shard: ``(num_shards, shard_id)``: the size of ``to_tf_dataset(shard=shard)``
+                instead (an extension; MindSpore's signature has no arguments).
+
         Example:
             >>> import tfspore.dataset as ds
             >>> ds.NumpySlicesDataset(list(range(10))).batch(4).get_dataset_size()
             3
+            >>> ds.NumpySlicesDataset(list(range(10))).batch(2).get_dataset_size(shard=(3, 0))
+            2
         """
+        if shard is not None:
+            v.check_shard_options(self._api("get_dataset_size"), None, None, None, shard[0], shard[1])
+            with _building(_BuildContext(shard=(int(shard[0]), int(shard[1])))):
+                size = self._static_size()
+            if size is None:
+                size = self._count_rows(shard=(int(shard[0]), int(shard[1])))
+            return int(size)
         if self.dataset_size is None:
             size = self._static_size()
             if size is None:
@@ -296,9 +312,10 @@ class Dataset:
     def __len__(self) -> int:
         return self.get_dataset_size()
 
-    def _count_rows(self) -> int:
+    def _count_rows(self, shard: Optional[Tuple[int, int]] = None) -> int:
         from tfspore.dataset.engine.iterators import pipeline_error  # pylint: disable=import-outside-toplevel
-        data = self._build_for(count=True)
+        with _building(_BuildContext(count=True, shard=shard)):
+            data = self._build()
         try:
             return int(data.reduce(tf.constant(0, tf.int64), lambda acc, *_: acc + 1))
         except tf.errors.OpError as exc:
@@ -332,7 +349,7 @@ class Dataset:
         del estimate
         row = self._first_row()
         if row is None:
-            return [[int(d) if d is not None else -1 for d in spec.shape]
+            return [[] if spec.shape.rank is None else [-1 if d is None else int(d) for d in spec.shape]
                     for spec in self._build_for(probe=True).element_spec]
         return [list(t.shape) for t in row]
 
@@ -645,7 +662,11 @@ class SourceDataset(Dataset):
         return None
 
     def _static_size(self) -> Optional[int]:
-        return self._source_size()
+        size = self._source_size()
+        shard = _context().shard
+        if size is None or shard is None or self.num_shards is not None:
+            return size
+        return math.ceil(size / shard[0])
 
     def is_sharded(self) -> bool:
         return bool(self.num_shards and self.num_shards > 1)
@@ -757,8 +778,7 @@ class MappableSource(Dataset):
         return sampler
 
     def _static_size(self) -> Optional[int]:
-        with _building(_BuildContext()):
-            return self._effective_sampler()._count(self._num_rows())
+        return self._effective_sampler()._count(self._num_rows())
 
     def _index_dataset(self) -> tf.data.Dataset:
         """One epoch of row indices (int64 scalars)."""

@@ -23,7 +23,7 @@ from tfspore.dataset.engine import _python_ops as py
 from tfspore.dataset.engine import _validation as v
 from tfspore.dataset.engine.datasets import MappableSource, _context
 
-__all__ = ["GeneratorDataset", "NumpySlicesDataset", "Schema"]
+__all__ = ["GeneratorDataset", "NumpySlicesDataset", "PaddedDataset", "Schema"]
 
 
 def _to_np_dtype(dtype: Any) -> np.dtype:
@@ -418,3 +418,43 @@ class NumpySlicesDataset(MappableSource):
             with tf.init_scope(), tf.device("/CPU:0"):
                 self._tensors = [tf.constant(a) for a in self._arrays]
         return tuple(tf.gather(t, index) for t in self._tensors)
+
+
+class PaddedDataset(NumpySlicesDataset):
+    """A source of the given samples, in order (MindSpore uses it to pad a dataset to a multiple
+    of the number of shards before ``concat``).
+
+    Args:
+        padded_samples: A non-empty list of dicts with the same keys (the column names); values of a
+            column must have one shape.
+
+    Raises:
+        TypeError: If `padded_samples` is not a non-empty list of dicts.
+        ValueError: If the dicts have different keys.
+
+    Example:
+        >>> import numpy as np
+        >>> import tfspore.dataset as ds
+        >>> pad = ds.PaddedDataset([{"image": np.zeros((2, 2), np.uint8), "label": np.array(-1, np.int32)}])
+        >>> pad.get_col_names(), pad.get_dataset_size()
+        (['image', 'label'], 1)
+    """
+
+    def __init__(self, padded_samples: List[dict]):
+        api = "PaddedDataset"
+        if not isinstance(padded_samples, list) or not padded_samples or \
+                not all(isinstance(s, dict) for s in padded_samples):
+            raise TypeError(f"For '{api}', padded_samples must be a non-empty list of dict, but got "
+                            f"{padded_samples!r}.")
+        keys = list(padded_samples[0].keys())
+        for i, sample in enumerate(padded_samples):
+            if list(sample.keys()) != keys:
+                raise ValueError(f"For '{api}', every sample must have the keys {keys}, but padded_samples[{i}] has "
+                                 f"{list(sample.keys())}.")
+        columns = {}
+        for key in keys:
+            try:
+                columns[key] = np.stack([np.asarray(s[key]) for s in padded_samples])
+            except ValueError as exc:
+                raise ValueError(f"For '{api}', the values of column '{key}' must have one shape: {exc}") from exc
+        super().__init__(columns, shuffle=False)

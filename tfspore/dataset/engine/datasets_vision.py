@@ -22,6 +22,7 @@ import tensorflow as tf
 
 from tfspore.dataset.engine import _validation as v
 from tfspore.dataset.engine.datasets import MappableSource
+from tfspore.dataset.vision._image_ops import decode_image
 
 __all__ = ["MnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset"]
 
@@ -109,7 +110,8 @@ class MnistDataset(_InMemorySource):
 
     Args:
         dataset_dir: The directory of the idx files.
-        usage: ``"train"`` (60000 rows), ``"test"`` (10000) or ``"all"`` (train then test); None is ``"all"``.
+        usage: ``"train"`` (60000 rows), ``"test"`` (10000) or ``"all"`` (test then train, as MindSpore 2.10
+            reads them); None is ``"all"``.
         num_samples: Rows to read; None reads all.
         num_parallel_workers: A parallelism hint.
         shuffle: Shuffle the rows (None: yes).
@@ -143,7 +145,8 @@ class MnistDataset(_InMemorySource):
 
     def _load(self) -> Tuple[np.ndarray, np.ndarray]:
         api = type(self).__name__
-        parts = ["train", "test"] if self.usage == "all" else [self.usage]
+        # MindSpore 2.10 reads "all" as the test files, then the train files.
+        parts = ["test", "train"] if self.usage == "all" else [self.usage]
         images, labels = [], []
         found = []
         for part in parts:
@@ -265,7 +268,8 @@ class Cifar10Dataset(_InMemorySource):
 class Cifar100Dataset(Cifar10Dataset):
     """The CIFAR-100 dataset from its binary version.
 
-    ``dataset_dir`` holds ``train.bin`` (50000 records) and ``test.bin`` (10000 records); each
+    ``dataset_dir`` holds ``train.bin`` (50000 records) and ``test.bin`` (10000 records; ``"all"``
+    reads test, then train, as MindSpore 2.10 does); each
     record is a coarse label byte, a fine label byte and 3072 image bytes. Columns: ``image``
     uint8 (32, 32, 3), ``coarse_label`` and ``fine_label`` uint32.
 
@@ -293,7 +297,8 @@ class Cifar100Dataset(Cifar10Dataset):
     _record_labels = 2
 
     def _files(self) -> List[Tuple[str, int]]:
-        parts = ["train", "test"] if self.usage == "all" else [self.usage]
+        # MindSpore 2.10 reads "all" as test.bin, then train.bin.
+        parts = ["test", "train"] if self.usage == "all" else [self.usage]
         out = []
         for part in parts:
             path = os.path.join(self.dataset_dir, f"{part}.bin")
@@ -407,8 +412,7 @@ class ImageFolderDataset(MappableSource):
         path = tf.gather(paths, index)
         content = tf.io.read_file(path)
         if self.decode:
-            image = tf.io.decode_image(content, channels=3, dtype=tf.uint8, expand_animations=False)
-            image = tf.ensure_shape(image, [None, None, 3])
+            image = decode_image(content)
         else:
             image = tf.io.decode_raw(content, tf.uint8)
         return image, tf.gather(labels, index)

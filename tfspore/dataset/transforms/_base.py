@@ -265,6 +265,7 @@ class TensorOperation:
         return self
 
     # -- engine hooks ---------------------------------------------------------------------
+    @tf.autograph.experimental.do_not_convert
     def _tf_apply(self, *tensors: tf.Tensor,
                   seed: Optional[tf.Tensor] = None) -> Union[tf.Tensor, Tuple[tf.Tensor, ...]]:
         """The transform as TensorFlow ops (traceable; runs inside ``tf.data`` maps).

@@ -41,6 +41,23 @@ def work_dtype(dtype: tf.DType) -> tf.DType:
     return tf.float64 if dtype == tf.float64 else tf.float32
 
 
+# ------------------------------------------------------------------------------------ decoding
+def decode_image(raw: tf.Tensor) -> tf.Tensor:
+    """Decode JPEG/PNG/BMP/GIF bytes (a string scalar) to HWC uint8 RGB.
+
+    JPEG uses libjpeg's accurate integer IDCT with fancy upsampling, as OpenCV (and so
+    MindSpore) decodes it; the first frame of an animated GIF is returned.
+    """
+    def _jpeg():
+        return tf.io.decode_jpeg(raw, channels=3, dct_method="INTEGER_ACCURATE")
+
+    def _other():
+        return tf.io.decode_image(raw, channels=3, dtype=tf.uint8, expand_animations=False)
+
+    image = tf.cond(tf.io.is_jpeg(raw), _jpeg, _other)
+    return tf.ensure_shape(image, [None, None, 3])
+
+
 # ------------------------------------------------------------------------------------ geometry
 def _border_index(index: tf.Tensor, size: tf.Tensor, mode: Border) -> tf.Tensor:
     """Source index for `index` (possibly outside ``[0, size)``) under a border mode."""
@@ -98,9 +115,83 @@ def center_crop(image: tf.Tensor, crop_h: int, crop_w: int) -> tf.Tensor:
     return tf.ensure_shape(out, [crop_h, crop_w, image.shape[2]])
 
 
+_AB_BITS = 10
+_INTER_BITS = 5
+_INTER_TAB = 1 << _INTER_BITS
+_REMAP_BITS = 15
+
+
+def _bilinear_table() -> tf.Tensor:
+    """OpenCV's fixed-point bilinear weights for the 32x32 sub-pixel positions: [1024, 4] int32."""
+    k = tf.range(_INTER_TAB, dtype=tf.int32)
+    fy = k[:, None]
+    fx = k[None, :]
+    scale = (1 << _REMAP_BITS) // (_INTER_TAB * _INTER_TAB)  # (32-fy)(32-fx)/1024 * 32768, exact
+    w = tf.stack([(_INTER_TAB - fy) * (_INTER_TAB - fx), (_INTER_TAB - fy) * fx,
+                  fy * (_INTER_TAB - fx), fy * fx], axis=-1) * scale
+    return tf.reshape(w, [_INTER_TAB * _INTER_TAB, 4])
+
+
+def warp_affine(image: tf.Tensor, matrix: Sequence[tf.Tensor], out_h, out_w, method: str,
+                fill: Sequence[float]) -> tf.Tensor:
+    """OpenCV's ``warpAffine`` (forward `matrix` src -> dst, inverted as OpenCV does), constant border.
+
+    Coordinates are fixed point (1/1024, then 1/32 of a pixel for bilinear) and uint8 bilinear
+    weights are 15-bit integers, as in OpenCV.
+    """
+    m0, m1, m2, m3, m4, m5 = [tf.cast(v, tf.float64) for v in matrix]
+    det = m0 * m4 - m1 * m3
+    inv = tf.where(tf.equal(det, 0.0), tf.zeros_like(det), 1.0 / det)
+    a11, a22 = m4 * inv, m0 * inv
+    a12, a21 = -m1 * inv, -m3 * inv
+    b1 = -a11 * m2 - a12 * m5
+    b2 = -a21 * m2 - a22 * m5
+    shape = tf.shape(image)
+    h, w, channels = shape[0], shape[1], shape[2]
+    ab_scale = float(1 << _AB_BITS)
+    xs = tf.cast(tf.range(out_w), tf.float64)
+    ys = tf.cast(tf.range(out_h), tf.float64)
+    adelta = tf.cast(tf.round(a11 * xs * ab_scale), tf.int64)
+    bdelta = tf.cast(tf.round(a21 * xs * ab_scale), tf.int64)
+    nearest = method == "NEAREST"
+    round_delta = (1 << _AB_BITS) // 2 if nearest else (1 << _AB_BITS) // _INTER_TAB // 2
+    x0 = tf.cast(tf.round((a12 * ys + b1) * ab_scale), tf.int64) + round_delta
+    y0 = tf.cast(tf.round((a22 * ys + b2) * ab_scale), tf.int64) + round_delta
+    big_x = x0[:, None] + adelta[None, :]
+    big_y = y0[:, None] + bdelta[None, :]
+    fill_vec = fill_vector(fill, channels, tf.float32)
+    flat = tf.reshape(tf.cast(image, tf.float32), tf.stack([h * w, channels]))
+    h64 = tf.cast(h, tf.int64)
+    w64 = tf.cast(w, tf.int64)
+
+    def sample(sy, sx):
+        valid = (sx >= 0) & (sx < w64) & (sy >= 0) & (sy < h64)
+        index = tf.where(valid, sy * w64 + sx, tf.zeros_like(sx))
+        values = tf.gather(flat, index)
+        return tf.where(valid[:, :, None], values, fill_vec[None, None, :])
+
+    if nearest:
+        out = sample(tf.bitwise.right_shift(big_y, _AB_BITS), tf.bitwise.right_shift(big_x, _AB_BITS))
+        return saturate(out, image.dtype)
+    big_x = tf.bitwise.right_shift(big_x, _AB_BITS - _INTER_BITS)
+    big_y = tf.bitwise.right_shift(big_y, _AB_BITS - _INTER_BITS)
+    sx = tf.bitwise.right_shift(big_x, _INTER_BITS)
+    sy = tf.bitwise.right_shift(big_y, _INTER_BITS)
+    alpha = tf.bitwise.bitwise_and(big_y, _INTER_TAB - 1) * _INTER_TAB + tf.bitwise.bitwise_and(big_x, _INTER_TAB - 1)
+    weights = tf.gather(_bilinear_table(), alpha)  # [oh, ow, 4]
+    taps = [sample(sy, sx), sample(sy, sx + 1), sample(sy + 1, sx), sample(sy + 1, sx + 1)]
+    if image.dtype == tf.uint8:
+        acc = tf.add_n([tf.cast(t, tf.int32) * weights[:, :, k:k + 1] for k, t in enumerate(taps)])
+        out = tf.bitwise.right_shift(acc + (1 << (_REMAP_BITS - 1)), _REMAP_BITS)
+        return tf.cast(tf.clip_by_value(out, 0, 255), tf.uint8)
+    wf = tf.cast(weights, tf.float32) / float(1 << _REMAP_BITS)
+    out = tf.add_n([t * wf[:, :, k:k + 1] for k, t in enumerate(taps)])
+    return saturate(out, image.dtype)
+
+
 def rotate(image: tf.Tensor, degrees: tf.Tensor, method: str, expand: bool, center, fill: Sequence[float]
            ) -> tf.Tensor:
-    """Rotate counter-clockwise by `degrees` as OpenCV's ``warpAffine`` with ``getRotationMatrix2D``.
+    """Rotate counter-clockwise by `degrees` as MindSpore does (``getRotationMatrix2D`` + ``warpAffine``).
 
     Args:
         image: HWC image.
@@ -108,7 +199,7 @@ def rotate(image: tf.Tensor, degrees: tf.Tensor, method: str, expand: bool, cent
         method: ``"NEAREST"`` or ``"BILINEAR"``.
         expand: Grow the output to hold the whole rotated image.
         center: ``(x, y)`` or None for the image centre ``((w-1)/2, (h-1)/2)``.
-        fill: Per-channel fill value of the uncovered area.
+        fill: Per-channel fill value of the uncovered area (R, G, B).
     """
     shape = tf.shape(image)
     h = tf.cast(shape[0], tf.float64)
@@ -120,44 +211,21 @@ def rotate(image: tf.Tensor, degrees: tf.Tensor, method: str, expand: bool, cent
     theta = tf.cast(degrees, tf.float64) * (math.pi / 180.0)
     alpha = tf.cos(theta)
     beta = tf.sin(theta)
-    # forward map (src -> dst) of getRotationMatrix2D: dst = R (src - c) + c + t
-    tx = tf.constant(0.0, tf.float64)
-    ty = tf.constant(0.0, tf.float64)
+    # getRotationMatrix2D(center, angle, 1)
+    m2 = (1.0 - alpha) * cx - beta * cy
+    m5 = beta * cx + (1.0 - alpha) * cy
     out_h, out_w = shape[0], shape[1]
     if expand:
-        # bounding box of the rotated rectangle (cv::RotatedRect(c, size, angle).boundingRect2f()), float32 as OpenCV
+        # cv::RotatedRect(center, size, angle).boundingRect2f(), in float32 as OpenCV
         a32 = tf.cast(tf.abs(alpha), tf.float32)
         b32 = tf.cast(tf.abs(beta), tf.float32)
         bw = tf.cast(w, tf.float32) * a32 + tf.cast(h, tf.float32) * b32
         bh = tf.cast(w, tf.float32) * b32 + tf.cast(h, tf.float32) * a32
-        tx = tf.cast(bw, tf.float64) / 2.0 - w / 2.0
-        ty = tf.cast(bh, tf.float64) / 2.0 - h / 2.0
+        m2 = m2 + tf.cast(bw, tf.float64) / 2.0 - w / 2.0
+        m5 = m5 + tf.cast(bh, tf.float64) / 2.0 - h / 2.0
         out_w = tf.cast(tf.round(bw), tf.int32)
         out_h = tf.cast(tf.round(bh), tf.int32)
-    # inverse map (dst -> src): src = R^-1 (dst - c - t) + c, with R = [[a, b], [-b, a]]
-    ox = cx + tx
-    oy = cy + ty
-    a0 = alpha
-    a1 = -beta
-    a2 = cx - alpha * ox + beta * oy
-    b0 = beta
-    b1 = alpha
-    b2 = cy - beta * ox - alpha * oy
-    transform = tf.cast(tf.stack([a0, a1, a2, b0, b1, b2, 0.0, 0.0])[None, :], tf.float32)
-    work = tf.float32
-    x = tf.cast(image, work)[None]
-    out_shape = tf.stack([out_h, out_w])
-
-    def _warp(t):
-        return tf.raw_ops.ImageProjectiveTransformV3(images=t, transforms=transform, output_shape=out_shape,
-                                                     fill_value=0.0, interpolation=method,
-                                                     fill_mode="CONSTANT")[0]
-    moved = _warp(x)
-    if any(float(f) != 0.0 for f in fill):
-        coverage = _warp(tf.ones_like(x[:, :, :, :1]))
-        value = tf.cast(fill_vector(fill, shape[2], tf.float32), work)
-        moved = moved + (1.0 - coverage) * value[None, None, :]
-    return saturate(moved, image.dtype)
+    return warp_affine(image, [alpha, beta, m2, -beta, alpha, m5], out_h, out_w, method, fill)
 
 
 # ------------------------------------------------------------------------------------ color
@@ -227,8 +295,8 @@ def _rgb_to_hsv_full_u8(image: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor, tf.Tens
 
 
 def _hsv_full_to_rgb_u8(h: tf.Tensor, s: tf.Tensor, v: tf.Tensor) -> tf.Tensor:
-    """OpenCV's ``COLOR_HSV2RGB_FULL`` for uint8 (float math, hue scale 6/256)."""
-    hf = tf.cast(h, tf.float32) * (6.0 / 256.0)
+    """OpenCV's ``COLOR_HSV2RGB_FULL`` for uint8 (float math; OpenCV scales the hue by 6/255 here)."""
+    hf = tf.cast(h, tf.float32) * (6.0 / 255.0)
     sf = tf.cast(s, tf.float32) * (1.0 / 255.0)
     vf = tf.cast(v, tf.float32) * (1.0 / 255.0)
     hf = tf.where(hf >= 6.0, hf - 6.0, hf)

@@ -43,7 +43,7 @@ def _check_inter(value: Any, name: str, api: str, allowed: Sequence[Inter] = tup
     c.check_type(value, (Inter,), name, api)
     if value not in allowed:
         names = ", ".join(m.name for m in allowed)
-        raise TypeError(f"For '{api}', the '{name}' {value!r} is not supported with NumPy input; "
+        raise TypeError(f"For '{api}', the '{name}' {value!r} is not supported for NumPy (tensor) input; "
                         f"supported: {names}.")
     return value
 
@@ -132,9 +132,7 @@ class Decode(ImageTensorOperation):
         if data.shape.rank is not None and data.dtype != tf.string and data.shape.rank != 1:
             raise RuntimeError(f"For 'Decode', the input should be a 1-D array of encoded bytes, "
                                f"but got shape {data.shape.as_list()}.")
-        raw = self._to_string(data)
-        image = tf.io.decode_image(raw, channels=3, dtype=tf.uint8, expand_animations=False)
-        return tf.ensure_shape(image, [None, None, 3])
+        return ops.decode_image(self._to_string(data))
 
 
 # ------------------------------------------------------------------------------------ geometry
@@ -512,7 +510,7 @@ class Rotate(ImageTensorOperation):
 
     Args:
         degrees: The angle in degrees.
-        resample: ``Inter.NEAREST`` or ``Inter.BILINEAR``.
+        resample: ``Inter.NEAREST``, ``Inter.BILINEAR`` or ``Inter.AREA`` (bilinear).
         expand: Grow the output to hold the whole image.
         center: ``(x, y)`` centre; None for the image centre.
         fill_value: Fill of the uncovered area.
@@ -522,6 +520,10 @@ class Rotate(ImageTensorOperation):
         >>> from tfspore.dataset import vision
         >>> vision.Rotate(90, expand=True)(np.zeros((5, 7, 3), np.uint8)).shape
         (7, 5, 3)
+
+    The warp reproduces OpenCV's ``warpAffine`` (fixed-point coordinates and weights), so uint8
+    results equal MindSpore's. ``fill_value`` fills R, G, B in that order, as documented
+    (MindSpore 2.10 fills them reversed).
     """
 
     def __init__(self, degrees: float, resample: Inter = Inter.NEAREST, expand: bool = False,
@@ -533,8 +535,7 @@ class Rotate(ImageTensorOperation):
         self._init_common(resample, expand, center, fill_value, api)
 
     def _init_common(self, resample, expand, center, fill_value, api):
-        self.resample = _check_inter(resample, "resample", api,
-                                     (Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA))
+        self.resample = _check_inter(resample, "resample", api, (Inter.NEAREST, Inter.BILINEAR, Inter.AREA))
         c.check_type(expand, (bool,), "expand", api)
         self.expand = expand
         if center is not None:
@@ -552,7 +553,7 @@ class Rotate(ImageTensorOperation):
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         _image_rank_check(image, type(self).__name__)
         img, was_2d = ops.as_hwc(image)
-        method = "NEAREST" if self.resample == Inter.NEAREST else "BILINEAR"
+        method = "NEAREST" if self.resample == Inter.NEAREST else "BILINEAR"  # OpenCV warps AREA as bilinear
         out = ops.rotate(img, self._angle(), method, self.expand, self.center, self.fill_value)
         return ops.restore(out, was_2d)
 
@@ -562,7 +563,8 @@ class RandomRotation(Rotate):
 
     Args:
         degrees: A number ``d`` (the range ``[-d, d]``) or a ``(min, max)`` range, in degrees.
-        resample: ``Inter.NEAREST`` (default) or ``Inter.BILINEAR``.
+        resample: ``Inter.NEAREST`` (default), ``Inter.BILINEAR`` or ``Inter.AREA`` (bilinear, as OpenCV
+            warps it); ``Inter.BICUBIC`` is not supported.
         expand: Grow the output to hold the whole image.
         center: ``(x, y)`` centre; None for the image centre.
         fill_value: Fill of the uncovered area.

@@ -232,11 +232,10 @@ class _RNNBase(Cell):
 
         w_ih, w_hh, b_ih, b_hh = [], [], [], []
         stdv = 1 / math.sqrt(hidden_size)
-        np_dtype = mstype.dtype_to_nptype(dtype)
 
         def draw(shape: tuple, name: str) -> Parameter:
             # numpy's global generator, in MindSpore's order: same seed, same initial weights
-            arr = np.random.uniform(-stdv, stdv, shape).astype(np.float32).astype(np_dtype)
+            arr = np.random.uniform(-stdv, stdv, shape).astype(np.float32)
             return Parameter(Tensor(arr, dtype=dtype), name=name)
 
         for layer in range(num_layers):

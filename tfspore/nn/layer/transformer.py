@@ -638,6 +638,15 @@ class TransformerDecoderLayer(Cell):
         return self.dropout3(x)
 
 
+def _fresh_copy(layer: Cell) -> Cell:
+    """A deep copy of ``layer`` whose dropout ops get new random seeds (copies share none)."""
+    new = copy.deepcopy(layer)
+    for _, cell in new.cells_and_names():
+        if isinstance(cell.__dict__.get("_seed"), int):
+            cell.__dict__["_seed"] = _seed._get_op_seed()[0]
+    return new
+
+
 def _check_stack_args(cls_name: str, layer: Any, layer_cls: type, num_layers: Any, norm: Any) -> None:
     if not isinstance(layer, layer_cls):
         arg = "encoder_layer" if layer_cls is TransformerEncoderLayer else "decoder_layer"
@@ -689,7 +698,7 @@ class TransformerEncoder(Cell):
                                          encoder_layer.dropout_num, encoder_layer.activation1,
                                          encoder_layer.layernorm_eps, encoder_layer.batch_first,
                                          encoder_layer.norm_first, dtype=encoder_layer.dtype)
-        self.layers = CellList([copy.deepcopy(layers) for _ in range(num_layers)])
+        self.layers = CellList([_fresh_copy(layers) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
 
@@ -744,7 +753,7 @@ class TransformerDecoder(Cell):
                                          decoder_layer.dropout_num, decoder_layer.activation1,
                                          decoder_layer.layernorm_eps, decoder_layer.batch_first,
                                          decoder_layer.norm_first, dtype=decoder_layer.dtype)
-        self.layers = CellList([copy.deepcopy(layers) for _ in range(num_layers)])
+        self.layers = CellList([_fresh_copy(layers) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
 

@@ -74,8 +74,8 @@ class L1Loss(LossBase):
         self.reduction = reduction
 
     def construct(self, logits: Any, labels: Any) -> Tensor:
-        check_is_tensor("input", logits, "l1_loss")
-        check_is_tensor("target", labels, "l1_loss")
+        check_is_tensor("logits", logits, self.cls_name)
+        check_is_tensor("labels", labels, self.cls_name)
         a, b = binary(logits, labels)
         return _wrap(reduce_loss(tf.abs(a - b), self.reduction))
 
@@ -222,8 +222,8 @@ class HuberLoss(LossBase):
         self.delta = delta
 
     def construct(self, logits: Any, labels: Any) -> Tensor:
-        check_is_tensor("input", logits, "huber_loss")
-        check_is_tensor("target", labels, "huber_loss")
+        check_is_tensor("logits", logits, self.cls_name)
+        check_is_tensor("labels", labels, self.cls_name)
         a, b = binary(logits, labels)
         z = tf.abs(a - b)
         delta = tf.cast(self.delta, z.dtype)

@@ -20,7 +20,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn.layer import _checkparam as validator
-from tfspore.nn.optim.optimizer import Optimizer, _success, _tf
+from tfspore.nn.optim.optimizer import Optimizer, _success, _tf, opt_init_args_register
 
 __all__ = ["Momentum"]
 
@@ -68,6 +68,7 @@ class Momentum(Optimizer):
         Momentum()
     """
 
+    @opt_init_args_register
     def __init__(self, params: Any, learning_rate: Any, momentum: float, weight_decay: Any = 0.0,
                  loss_scale: float = 1.0, use_nesterov: bool = False) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)

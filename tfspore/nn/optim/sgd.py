@@ -22,7 +22,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn.layer import _checkparam as validator
-from tfspore.nn.optim.optimizer import Optimizer, _success, _tf
+from tfspore.nn.optim.optimizer import Optimizer, _success, _tf, opt_init_args_register
 
 __all__ = ["SGD"]
 
@@ -76,6 +76,7 @@ class SGD(Optimizer):
         SGD()
     """
 
+    @opt_init_args_register
     def __init__(self, params: Any, learning_rate: Any = 0.1, momentum: float = 0.0, dampening: float = 0.0,
                  weight_decay: Any = 0.0, nesterov: bool = False, loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)

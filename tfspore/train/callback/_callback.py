@@ -326,14 +326,17 @@ def _handle_loss(loss: Any) -> Any:
 
 
 def _is_keras_callback(obj: Any) -> bool:
-    """Whether ``obj`` is a ``keras.callbacks.Callback`` (without importing Keras)."""
-    keras = sys.modules.get("keras")
-    if keras is None:
-        return False
-    try:
-        return isinstance(obj, keras.callbacks.Callback)
-    except AttributeError:
-        return False
+    """Whether ``obj`` is a ``keras.callbacks.Callback`` (Keras 3, or tf_keras) without importing Keras."""
+    for module_name in ("keras", "tf_keras"):
+        keras = sys.modules.get(module_name)
+        if keras is None:
+            continue
+        try:
+            if isinstance(obj, keras.callbacks.Callback):
+                return True
+        except AttributeError:
+            continue
+    return False
 
 
 _BRIDGES: "weakref.WeakKeyDictionary[Any, Callback]" = weakref.WeakKeyDictionary()

@@ -418,8 +418,8 @@ class ModelCheckpoint(Callback):
         self._directory_func: Callable | None = None
 
         if not callable(prefix) and (not isinstance(prefix, str) or prefix.find("/") >= 0):
-            raise ValueError("For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is invalid, it must "
-                             f"be callable or string that does not contain '/', but got {prefix}.")
+            raise ValueError("For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is invalid, it "
+                             f"must be callable or string that does not contain '/', but got {prefix}.")
         self._prefix: Any = prefix
         self._exception_prefix: Any = prefix
 

@@ -334,10 +334,9 @@ class KerasCallbackBridge(Callback):
     def on_eval_end(self, run_context: RunContext) -> None:
         """Call ``on_test_end(logs)`` with the mean loss and the metrics."""
         cb_params = run_context.original_args()
-        logs: dict = {}
-        if self._eval_loss.value is not None:
-            logs["loss"] = self._eval_loss.value
-        logs.update(self._metric_logs(cb_params, ""))
+        logs = self._metric_logs(cb_params, "")
+        if self._eval_loss.value is not None and "loss" not in (cb_params.get("metrics") or {}):
+            logs["loss"] = self._eval_loss.value  # the mean over the evaluation, as in Keras
         self.keras_callback.on_test_end(logs=logs)
         self._check_stop(run_context)
 

@@ -143,6 +143,9 @@ def _precision_recall_curve_update(y_pred: np.ndarray, y: np.ndarray, class_num:
             raise ValueError(f"For 'ROC', the 'class_num' must equal the number of classes from predicted value "
                              f"(input[0]), but got 'class_num' {class_num}, the number of classes from predicted value "
                              f"{y_pred.shape[1]}.")
-        y_pred = y_pred.transpose(0, 1).reshape(class_num, -1).transpose(0, 1)
+        # One column of scores per class: (N, C, d...) -> (N * d..., C). MindSpore 2.10 writes numpy's
+        # transpose(0, 1) (an identity permutation) for torch's swap of axes 0 and 1, which scrambles the
+        # scores whenever N != C; this follows the documented per-class curves instead.
+        y_pred = np.swapaxes(y_pred, 0, 1).reshape(class_num, -1).swapaxes(0, 1)
         y = y.flatten()
     return y_pred, y, class_num, pos_label

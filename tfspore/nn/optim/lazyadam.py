@@ -1,0 +1,108 @@
+"""``LazyAdam``: Adam that, for sparse gradients, updates only the rows present (MindSpore's ``nn.LazyAdam``).
+
+Gradients here are dense, so the update is Adam's (see :mod:`tfspore.nn.optim.adam`); the
+state is ``beta1_power`` / ``beta2_power`` (shape ``(1,)``), ``moment1.<name>`` and
+``moment2.<name>``.
+
+Example:
+    >>> from tfspore import nn
+    >>> opt = nn.LazyAdam(nn.Dense(3, 2).trainable_params(), learning_rate=0.01)
+    >>> opt.beta1_power.shape
+    (1,)
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfspore.common import dtype as mstype
+from tfspore.common.initializer import initializer
+from tfspore.common.parameter import Parameter
+from tfspore.common.tensor import Tensor
+from tfspore.nn.optim import _validator as validator
+from tfspore.nn.optim.adam import _apply_adam, _bias_corrected_lr
+from tfspore.nn.optim.optimizer import Optimizer, opt_init_args_register
+
+__all__ = ["LazyAdam"]
+
+
+def _check_param_value(beta1: Any, beta2: Any, eps: Any, weight_decay: Any, prim_name: str) -> None:
+    validator.check_value_type("beta1", beta1, [float], prim_name)
+    validator.check_value_type("beta2", beta2, [float], prim_name)
+    validator.check_value_type("eps", eps, [float], prim_name)
+    validator.check_value_type("weight_dacay", weight_decay, [float], prim_name)
+    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
+    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
+    validator.check_positive_float(eps, "eps", prim_name)
+    validator.check_non_negative_float(weight_decay, "weight_decay", prim_name)
+
+
+class LazyAdam(Optimizer):
+    """Lazy Adam (MindSpore's ``nn.LazyAdam``); with dense gradients it updates as Adam.
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        learning_rate: a float, list, Tensor or learning-rate schedule Cell.
+        beta1: the first-moment decay, a float in (0, 1).
+        beta2: the second-moment decay, a float in (0, 1).
+        eps: added to the denominator, a positive float.
+        use_locking: accepted for compatibility.
+        use_nesterov: use the Nesterov form of the update.
+        weight_decay: a float >= 0.
+        loss_scale: gradients are divided by it.
+
+    Inputs:
+        gradients: a tuple of Tensors, one per parameter.
+
+    Outputs:
+        A tuple of success flags, one per parameter.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for values out of range.
+
+    Example:
+        >>> opt = nn.LazyAdam(net.trainable_params(), learning_rate=1e-3)
+    """
+
+    @opt_init_args_register
+    def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False, weight_decay: Any = 0.0,
+                 loss_scale: float = 1.0) -> None:
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        _check_param_value(beta1, beta2, eps, weight_decay, self.cls_name)
+        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
+        validator.check_value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
+        self.beta1 = Tensor(beta1, mstype.float32)
+        self.beta2 = Tensor(beta2, mstype.float32)
+        self._beta1, self._beta2, self._eps = beta1, beta2, eps
+        self.beta1_power = Parameter(initializer(1, [1], mstype.float32), name="beta1_power")
+        self.beta2_power = Parameter(initializer(1, [1], mstype.float32), name="beta2_power")
+        self.eps = Tensor(eps, mstype.float32)
+        self.use_nesterov = use_nesterov
+        self.use_locking = use_locking
+        self._is_device = True
+        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
+        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+
+    def construct(self, gradients: Sequence[Any]) -> tuple:
+        gradients = self._prepare_gradients(gradients)
+        lr = self.get_lr()
+        self._increase_global_step()
+        b1p_var, b2p_var = self.beta1_power._var, self.beta2_power._var
+        beta1_power = b1p_var * tf.constant(self._beta1, tf.float32)
+        beta2_power = b2p_var * tf.constant(self._beta2, tf.float32)
+        b1p_var.assign(beta1_power, read_value=False)
+        b2p_var.assign(beta2_power, read_value=False)
+        beta1_power, beta2_power = tf.reshape(beta1_power, []), tf.reshape(beta2_power, [])
+        return tuple(_apply_adam(param._var, m._var, v._var, None,
+                                 _bias_corrected_lr(self._lr_for(lr, i), beta1_power, beta2_power), self._beta1,
+                                 self._beta2, self._eps, grad, self.use_nesterov)
+                     for i, (param, m, v, grad) in enumerate(
+                         zip(self._parameters, self.moment1, self.moment2, gradients)))
+
+    @Optimizer.target.setter
+    def target(self, value: str) -> None:
+        """Set the device the update runs on ('CPU', 'Ascend' or 'GPU')."""
+        self._set_base_target(value)
