@@ -74,6 +74,19 @@ def test_lenet_prints_loss_monitor_line_and_accuracy(lenet_one_epoch):
     assert [a[0] for a in accuracies] == ["1"], stdout
     assert float(accuracies[0][1]) > 0.8, stdout
     assert re.search(r"^============== Accuracy: [0-9.]+ ==============$", stdout, re.M), stdout
+    # TimeMonitor(224) prints once per epoch, before the epoch's accuracy line.
+    times = re.findall(r"^Train epoch time: ([0-9.]+) ms, per step time: ([0-9.]+) ms$", stdout, re.M)
+    assert len(times) == 1, stdout
+    assert float(times[0][1]) == pytest.approx(float(times[0][0]) / 224, rel=1e-3, abs=1e-3)
+    assert stdout.index("Train epoch time") < stdout.index("epoch: 1 accuracy")
+
+
+def test_lenet_model_checkpoint_names(lenet_one_epoch):
+    """ModelCheckpoint(prefix='lenet') with save_checkpoint_steps = steps per epoch: one file per epoch."""
+    tmp_path, stdout = lenet_one_epoch
+    names = sorted(p.name for p in (tmp_path / "ckpt").iterdir())
+    assert names == ["lenet-1_224.ckpt"], names
+    assert re.search(r"^saved .*lenet-1_224\.ckpt$", stdout, re.M), stdout
 
 
 def test_lenet_checkpoint_loads_and_reproduces_accuracy(lenet_one_epoch):

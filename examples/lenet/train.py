@@ -1,18 +1,20 @@
 """Trains MindSpore's model-zoo LeNet5 on tfspore.
 
-The network, loss, optimizer and training wrappers are MindSpore's (``nn.Conv2d``,
-``nn.SoftmaxCrossEntropyWithLogits``, ``nn.Momentum``, ``nn.WithLossCell``,
-``nn.TrainOneStepCell``), run on TensorFlow through tfspore. By default the data are
-scikit-learn's bundled 8x8 handwritten digits, upsampled to 1x32x32 like the MNIST
-pipeline of the model zoo; ``--data_dir`` reads MNIST idx files instead. The training data flow
-through ``tfspore.dataset`` (``NumpySlicesDataset`` shuffled and batched with
-``drop_remainder=True``, as the model zoo's ``create_dataset``), which runs on ``tf.data``; a
-directory laid out as ``MnistDataset`` expects it (plain idx files directly in it) is read with
-``MnistDataset`` and the model zoo's transforms.
+The network, loss and optimizer are MindSpore's (``nn.Conv2d``,
+``nn.SoftmaxCrossEntropyWithLogits``, ``nn.Momentum``), trained with ``Model.train`` on
+TensorFlow through tfspore. By default the data are scikit-learn's bundled 8x8 handwritten
+digits, upsampled to 1x32x32 like the MNIST pipeline of the model zoo; ``--data_dir`` reads
+MNIST idx files instead. The training data flow through ``tfspore.dataset``
+(``NumpySlicesDataset`` shuffled and batched with ``drop_remainder=True``, as the model zoo's
+``create_dataset``), which runs on ``tf.data``; a directory laid out as ``MnistDataset``
+expects it (plain idx files directly in it) is read with ``MnistDataset`` and the model zoo's
+transforms.
 
-Per epoch it prints a LossMonitor-style line (``epoch: 1 step: 44, loss is 0.51...``) and the
-test accuracy, writes TensorBoard scalars (``loss`` per step, ``accuracy`` per epoch) to
-``--summary_dir`` and saves ``<ckpt_dir>/lenet-<epoch>_<steps>.ckpt`` in MindSpore's format.
+The callbacks are MindSpore's ``TimeMonitor`` and ``LossMonitor`` (one line per epoch each:
+``epoch: 1 step: 224, loss is 0.20...``), ``ModelCheckpoint`` with a ``CheckpointConfig``
+saving ``<ckpt_dir>/lenet-<epoch>_<step>.ckpt`` once per epoch in MindSpore's format, and
+``SummaryAndAccuracy``, which writes TensorBoard scalars (``loss`` per step, ``accuracy`` per
+epoch) to ``--summary_dir`` and prints the test accuracy after each epoch.
 
 Example:
     python examples/lenet/train.py --epochs 2 --mode pynative
@@ -28,6 +30,9 @@ import tensorflow as tf
 import tfspore as ms
 import tfspore.dataset as ds
 from tfspore import nn, ops
+from tfspore.train import Model
+from tfspore.train.callback import (Callback, CheckpointConfig, LossMonitor, ModelCheckpoint,
+                                     TimeMonitor)
 
 FLAGS = flags.FLAGS
 flags.DEFINE_integer("epochs", 2, "Number of epochs.", lower_bound=1)
@@ -208,6 +213,50 @@ def evaluate(network, images, labels, batch_size=1024):
     return correct / len(images)
 
 
+class SummaryAndAccuracy(Callback):
+    """Writes TensorBoard scalars and prints the test accuracy after each epoch.
+
+    At each step end it writes the step's ``loss`` scalar (step = global step); at each epoch
+    end it computes the top-1 accuracy of ``network`` on ``test_ds``, prints
+    ``epoch: <n> accuracy: <acc>`` and writes the ``accuracy`` scalar (step = epoch).
+
+    Args:
+        network (Cell): The bare network (logits), evaluated in inference mode.
+        test_ds (Dataset): Batches of (image, label) to evaluate on.
+        summary_dir (str): Directory of the TensorBoard event file.
+    """
+
+    def __init__(self, network, test_ds, summary_dir):
+        super().__init__()
+        self._network = network
+        self._test_ds = test_ds
+        self._writer = tf.summary.create_file_writer(summary_dir)
+        self.accuracy = None
+
+    def on_train_step_end(self, run_context):
+        """Writes the ``loss`` scalar of the step."""
+        cb_params = run_context.original_args()
+        loss = cb_params.net_outputs
+        if isinstance(loss, (tuple, list)):
+            loss = loss[0]
+        value = float(np.asarray(loss.asnumpy() if hasattr(loss, "asnumpy") else loss).reshape(-1)[0])
+        with self._writer.as_default():
+            tf.summary.scalar("loss", value, step=cb_params.cur_step_num)
+
+    def on_train_epoch_end(self, run_context):
+        """Evaluates, prints and writes the ``accuracy`` of the epoch."""
+        cb_params = run_context.original_args()
+        self.accuracy = evaluate_dataset(self._network, self._test_ds)
+        with self._writer.as_default():
+            tf.summary.scalar("accuracy", self.accuracy, step=cb_params.cur_epoch_num)
+        self._writer.flush()
+        print(f"epoch: {cb_params.cur_epoch_num} accuracy: {self.accuracy:.4f}", flush=True)
+
+    def on_train_end(self, run_context):
+        """Closes the event file."""
+        self._writer.close()
+
+
 def main(argv):
     del argv
     if not hasattr(ms, "save_checkpoint"):
@@ -236,35 +285,18 @@ def main(argv):
     network = LeNet5(10)
     net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     net_opt = nn.Momentum(network.trainable_params(), FLAGS.lr, FLAGS.momentum)
-    train_net = nn.TrainOneStepCell(nn.WithLossCell(network, net_loss), net_opt)
-    train_net.set_train()
+    model = Model(network, net_loss, net_opt, metrics={"accuracy"})
 
-    os.makedirs(FLAGS.ckpt_dir, exist_ok=True)
-    writer = tf.summary.create_file_writer(FLAGS.summary_dir)
+    config_ck = CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=FLAGS.epochs)
+    ckpoint = ModelCheckpoint(prefix="lenet", directory=FLAGS.ckpt_dir, config=config_ck)
+    summary = SummaryAndAccuracy(network, test_ds, FLAGS.summary_dir)
     print("============== Starting Training ==============", flush=True)
-    global_step = 0
     start = time.time()
-    batches = train_ds.create_tuple_iterator(num_epochs=FLAGS.epochs)
-    for epoch in range(1, FLAGS.epochs + 1):
-        for image, label in batches:  # one pass (epoch) of the iterator, freshly shuffled
-            loss = train_net(image, label)
-            loss_value = float(loss.asnumpy())
-            global_step += 1
-            with writer.as_default():
-                tf.summary.scalar("loss", loss_value, step=global_step)
-        print(f"epoch: {epoch} step: {steps}, loss is {loss_value}", flush=True)
-
-        accuracy = evaluate_dataset(network, test_ds)
-        with writer.as_default():
-            tf.summary.scalar("accuracy", accuracy, step=epoch)
-        writer.flush()
-        print(f"epoch: {epoch} accuracy: {accuracy:.4f}", flush=True)
-
-        ckpt_path = os.path.join(FLAGS.ckpt_dir, f"lenet-{epoch}_{steps}.ckpt")
-        ms.save_checkpoint(train_net, ckpt_path)
-        print(f"saved {ckpt_path}", flush=True)
-    writer.close()
-    print(f"============== Accuracy: {accuracy:.4f} ==============", flush=True)
+    model.train(FLAGS.epochs, train_ds,
+                callbacks=[TimeMonitor(steps), LossMonitor(steps), ckpoint, summary],
+                dataset_sink_mode=False)
+    print(f"saved {ckpoint.latest_ckpt_file_name}", flush=True)
+    print(f"============== Accuracy: {summary.accuracy:.4f} ==============", flush=True)
     print(f"trained {FLAGS.epochs} epochs in {time.time() - start:.1f} s", flush=True)
 
 

@@ -171,3 +171,19 @@ def test_split_sizes_and_disjointness():
     assert [r[0] for r in _rows(x)] == [0, 1, 2] and [r[0] for r in _rows(y)] == [3, 4]
     with pytest.raises(RuntimeError, match=r"sum of split sizes 9 is not equal to dataset size 10"):
         ds.NumpySlicesDataset(list(range(10))).split([5, 4])
+
+
+def test_callable_batch_size_gets_batch_and_epoch_numbers():
+    calls = []
+
+    def grow(info):
+        calls.append((info.get_batch_num(), info.get_epoch_num()))
+        return info.get_batch_num() + 1
+
+    data = _ten().project("x").batch(grow, drop_remainder=True)
+    it = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    assert [r[0].tolist() for r in it] == [[0], [1, 2], [3, 4, 5], [6, 7, 8, 9]]
+    assert [len(r[0]) for r in it] == [1, 2, 3, 4]
+    assert (0, 1) in calls and data.get_dataset_size() == 4
+    with pytest.raises(RuntimeError, match=r"callable batch_size must return an int.*returned 0"):
+        list(_ten().batch(lambda info: 0))

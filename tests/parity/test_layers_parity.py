@@ -10,6 +10,7 @@ both tfspore modes; the rest in PYNATIVE mode (the math is the same code in both
 """
 import re
 import zlib
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -337,3 +338,250 @@ def test_layer_parity(case, exec_mode):
             _close(a, b, tol)
         for mp, tp in zip(mcell.get_parameters(), tcell.get_parameters()):
             _close(tp, mp, tol)
+
+
+# ------------------------------------------------------------------------------- special cases
+def test_instance_norm_matches_group_norm(mode):
+    """MindSpore has no CPU kernel for InstanceNorm; GroupNorm with one channel per group is the same math."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32) * 2 + 1
+    r = rng.standard_normal(x.shape).astype(np.float32)
+    gamma, beta = rng.standard_normal(3).astype(np.float32), rng.standard_normal(3).astype(np.float32)
+    mcell, tcell = mnn.GroupNorm(3, 3), tnn.InstanceNorm2d(3)
+    assert _params(tcell) == [("moving_mean", "mean", (3,), False), ("moving_variance", "variance", (3,), False),
+                              ("gamma", "gamma", (3,), True), ("beta", "beta", (3,), True)]
+    for fw, cell in ((ms, mcell), (ts, tcell)):
+        cell.gamma.set_data(fw.Tensor(gamma))
+        cell.beta.set_data(fw.Tensor(beta))
+    want = mcell(ms.Tensor(x))
+    mg = ms.grad(lambda a: (mcell(a) * ms.Tensor(r)).sum(), 0, mcell.trainable_params())(ms.Tensor(x))
+    for train in (False, True):
+        tcell.set_train(train)
+        _close(tcell(ts.Tensor(x)), want)
+        tg = ts.grad(lambda a: (tcell(a) * ts.Tensor(r)).sum(), 0, tcell.trainable_params())(ts.Tensor(x))
+        _close(tg[0], mg[0])
+        for a, b in zip(tg[1], mg[1]):
+            _close(a, b)
+
+
+@pytest.mark.parametrize("kwargs,call", [
+    ({}, {"size": (5, 7)}),
+    ({}, {"scale_factor": 2, "align_corners": True}),
+    ({"half_pixel_centers": True}, {"size": (3, 8)}),
+])
+def test_resize_bilinear_matches_resize_bilinear_v2(kwargs, call):
+    """MindSpore 2.10 dropped nn.ResizeBilinear; it was ops.ResizeBilinearV2 on the computed size."""
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    size = call.get("size") or (4 * call["scale_factor"], 5 * call["scale_factor"])
+    op = mops.ResizeBilinearV2(call.get("align_corners", False), kwargs.get("half_pixel_centers", False))
+    want = op(ms.Tensor(x), size)
+    cell = tnn.ResizeBilinear(**kwargs)
+    assert repr(cell) == "ResizeBilinear()"
+    _close(cell(ts.Tensor(x), **call), want)
+    r = rng.standard_normal(_np(want).shape).astype(np.float32)
+    mg = ms.grad(lambda a: (op(a, size) * ms.Tensor(r)).sum())(ms.Tensor(x))
+    tg = ts.grad(lambda a: (cell(a, **call) * ts.Tensor(r)).sum())(ts.Tensor(x))
+    _close(tg, mg)
+
+
+def test_get_activation_names():
+    from mindspore.nn.layer.activation import _activation as ms_table
+    from tfspore.nn.layer.activation import _activation as ts_table
+    assert list(ts_table) == list(ms_table)
+    for name in ms_table:
+        if name == "threshold":  # needs arguments in both
+            with pytest.raises(TypeError):
+                mnn.get_activation(name)
+            with pytest.raises(TypeError):
+                tnn.get_activation(name)
+            continue
+        assert repr(tnn.get_activation(name)) == repr(mnn.get_activation(name))
+    assert tnn.get_activation(None) is None and mnn.get_activation(None) is None
+
+
+@pytest.mark.parametrize("factory,shape,tol", [
+    (lambda nn: nn.Dense(4, 3), (2, 4), 2e-3),
+    (lambda nn: nn.Conv2d(2, 3, 3, has_bias=True), (1, 2, 5, 5), 2e-3),
+    (lambda nn: nn.SequentialCell([nn.Dense(4, 3), nn.ReLU(), nn.Dense(3, 2)]), (2, 4), 2e-3),
+])
+def test_to_float16(mode, factory, shape, tol):
+    """``to_float(float16)``: float16 outputs, float32 parameters; values to float16 precision."""
+    rng = np.random.default_rng(9)
+    mcell, tcell = factory(mnn), factory(tnn)
+    _copy_weights(mcell, tcell, rng)
+    mcell.to_float(ms.float16)
+    tcell.to_float(ts.float16)
+    x = rng.standard_normal(shape).astype(np.float32)
+    m, t = mcell(ms.Tensor(x)), tcell(ts.Tensor(x))
+    assert t.dtype == ts.float16 and m.dtype == ms.float16
+    assert all(p.dtype == ts.float32 for p in tcell.get_parameters())
+    np.testing.assert_allclose(_np(t).astype(np.float32), _np(m).astype(np.float32), rtol=tol, atol=tol)
+
+
+# ---------------------------------------------------------------------------------- containers
+def _nested(nn):
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.SequentialCell([nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.ReLU()])
+            self.heads = nn.CellList([nn.Dense(3, 3), nn.Dense(3, 2)])
+            self.named = nn.SequentialCell(OrderedDict([("fc", nn.Dense(2, 2)), ("act", nn.PReLU())]))
+            self.table = nn.CellDict({"emb": nn.Embedding(5, 2), "ln": nn.LayerNorm((2,))})
+            self.bn3 = nn.BatchNorm3d(2)
+
+        def construct(self, x):
+            return x
+    net = Net()
+    net.features.append(nn.Conv2d(2, 2, 1, has_bias=True))
+    net.heads.insert(0, nn.Dense(3, 3))
+    net.heads.append(nn.Dense(2, 1))
+    del net.heads[1]
+    net.table["extra"] = nn.Dense(1, 1)
+    net.named.append(nn.Dense(2, 1))
+    return net
+
+
+def test_container_names_and_repr():
+    mnet, tnet = _nested(mnn), _nested(tnn)
+    assert _params(tnet) == _params(mnet)
+    assert [n for n, _ in tnet.cells_and_names()] == [n for n, _ in mnet.cells_and_names()]
+    assert _addr(repr(tnet)) == _addr(repr(mnet))
+
+
+# ------------------------------------------------------------------------------- bad arguments
+BAD_ARGS = [
+    # (id, call(nn), tokens that the tfspore message must contain: the layer, the argument, the value)
+    ("conv2d_neg_in", lambda nn: nn.Conv2d(-1, 4, 3), ("Conv2d", "in_channels", "-1")),
+    ("conv2d_pad_mode", lambda nn: nn.Conv2d(1, 4, 3, pad_mode="full"), ("Conv2D", "pad_mode", "full")),
+    ("conv2d_pad_mode_case", lambda nn: nn.Conv2d(1, 4, 3, pad_mode="SAME"), ("Conv2D", "pad_mode", "SAME")),
+    ("conv2d_padding_without_pad", lambda nn: nn.Conv2d(1, 4, 3, padding=1), ("Conv2D", "pad", "1")),
+    ("conv2d_padding_len", lambda nn: nn.Conv2d(1, 4, 3, pad_mode="pad", padding=(1, 2)), ("pad", "(1, 2)")),
+    ("conv2d_padding_float", lambda nn: nn.Conv2d(1, 4, 3, pad_mode="pad", padding=1.0), ("Conv2d", "padding",
+                                                                                        "1.0")),
+    ("conv2d_padding_neg", lambda nn: nn.Conv2d(1, 4, 3, pad_mode="pad", padding=-1), ("Conv2d", "padding", "-1")),
+    ("conv2d_kernel_0", lambda nn: nn.Conv2d(1, 4, 0), ("Conv2d", "kernel_size", "0")),
+    ("conv2d_kernel_float", lambda nn: nn.Conv2d(1, 4, 2.0), ("Conv2d", "kernel_size", "2.0")),
+    ("conv2d_kernel_3", lambda nn: nn.Conv2d(1, 4, (1, 2, 3)), ("Conv2d", "kernel_size", "(1, 2, 3)")),
+    ("conv2d_stride_0", lambda nn: nn.Conv2d(1, 4, 3, stride=0), ("Conv2d", "stride", "0")),
+    ("conv2d_dilation_0", lambda nn: nn.Conv2d(1, 4, 3, dilation=0), ("Conv2d", "dilation", "0")),
+    ("conv2d_group", lambda nn: nn.Conv2d(3, 4, 3, group=2), ("group", "2", "3")),
+    ("conv2d_group_0", lambda nn: nn.Conv2d(3, 4, 3, group=0), ("Conv2d", "group", "0")),
+    ("conv2d_has_bias", lambda nn: nn.Conv2d(3, 4, 3, has_bias=1), ("Conv2d", "has_bias", "1")),
+    ("conv2d_format", lambda nn: nn.Conv2d(3, 4, 3, data_format="XX"), ("Conv2d", "format", "XX")),
+    ("conv2d_format_3d", lambda nn: nn.Conv2d(3, 4, 3, data_format="NCDHW"), ("Conv2D", "format", "NCDHW")),
+    ("conv2d_nhwc_cpu", lambda nn: nn.Conv2d(3, 4, 3, data_format="NHWC"), ("Conv2d", "format", "NHWC")),
+    ("conv1d_kernel_tuple", lambda nn: nn.Conv1d(3, 4, (3,)), ("Conv1d", "kernel_size", "(3,)")),
+    ("conv1d_pad_mode", lambda nn: nn.Conv1d(3, 4, 3, pad_mode="x"), ("Conv1d", "pad_mode", "x")),
+    ("conv1d_neg_out", lambda nn: nn.Conv1d(3, -4, 3), ("Conv1d", "out_channels", "-4")),
+    ("conv1d_kernel_0", lambda nn: nn.Conv1d(3, 4, 0), ("Conv1d", "kernel_size", "0")),
+    ("conv1d_padding_without_pad", lambda nn: nn.Conv1d(3, 4, 3, padding=1), ("pad", "1")),
+    ("conv3d_pad_mode", lambda nn: nn.Conv3d(3, 4, 3, pad_mode="x"), ("Conv3D", "pad_mode", "x")),
+    ("conv3d_padding_len", lambda nn: nn.Conv3d(3, 4, 3, pad_mode="pad", padding=(1, 1, 1, 1)),
+     ("Conv3d", "padding", "(1, 1, 1, 1)")),
+    ("conv3d_padding_without_pad", lambda nn: nn.Conv3d(3, 4, 3, padding=1), ("Conv3D", "pad", "1")),
+    ("conv3d_kernel", lambda nn: nn.Conv3d(3, 4, (1, 2)), ("Conv3d", "kernel_size", "(1, 2)")),
+    ("conv3d_format", lambda nn: nn.Conv3d(3, 4, 3, data_format="NCHW"), ("Conv3D", "data_format", "NCHW")),
+    ("conv3d_group", lambda nn: nn.Conv3d(3, 4, 3, group=2), ("Conv3d", "group", "2")),
+    ("conv_t_pad_mode", lambda nn: nn.Conv2dTranspose(3, 4, 3, pad_mode="x"), ("Conv2dTranspose", "pad_mode", "x")),
+    ("conv_t_padding_without_pad", lambda nn: nn.Conv2dTranspose(3, 4, 3, padding=1), ("pad", "1")),
+    ("conv_t_padding_len", lambda nn: nn.Conv2dTranspose(3, 4, 3, pad_mode="pad", padding=(1, 1)),
+     ("Conv2dTranspose", "padding", "(1, 1)")),
+    ("conv_t_output_padding_len", lambda nn: nn.Conv2dTranspose(3, 4, 3, output_padding=(1, 1, 1)),
+     ("Conv2dTranspose", "output_padding", "(1, 1, 1)")),
+    ("conv_t_out_0", lambda nn: nn.Conv2dTranspose(3, 0, 3), ("Conv2dTranspose", "out_channels", "0")),
+    ("conv_t_group", lambda nn: nn.Conv2dTranspose(3, 4, 3, group=2), ("Conv2dTranspose", "group", "2")),
+    ("conv1d_t_kernel", lambda nn: nn.Conv1dTranspose(3, 4, (3,)), ("Conv1dTranspose", "kernel_size", "(3,)")),
+    ("conv1d_t_padding_without_pad", lambda nn: nn.Conv1dTranspose(3, 4, 3, padding=1), ("pad", "1")),
+    ("dense_neg", lambda nn: nn.Dense(-1, 3), ("Dense", "in_channels", "-1")),
+    ("dense_float", lambda nn: nn.Dense(2.0, 3), ("Dense", "in_channels", "2.0")),
+    ("dense_activation_name", lambda nn: nn.Dense(2, 3, activation="nope"), ("name", "nope")),
+    ("dense_activation_type", lambda nn: nn.Dense(2, 3, activation=3), ("Dense", "activation", "int")),
+    ("maxpool_pad_mode", lambda nn: nn.MaxPool2d(2, pad_mode="full"), ("MaxPool2d", "pad_mode", "FULL")),
+    ("maxpool_pad_mode_type", lambda nn: nn.MaxPool2d(2, pad_mode=1), ("MaxPool2d", "pad_mode", "1")),
+    ("maxpool_kernel_0", lambda nn: nn.MaxPool2d(0), ("MaxPool2d", "kernel_size", "0")),
+    ("maxpool_kernel_float", lambda nn: nn.MaxPool2d(2.0), ("MaxPool2d", "kernel_size", "2.0")),
+    ("maxpool_kernel_3", lambda nn: nn.MaxPool2d((1, 2, 3)), ("MaxPool2d", "kernel_size", "(1, 2, 3)")),
+    ("maxpool_padding_without_pad", lambda nn: nn.MaxPool2d(2, padding=1), ("MaxPool2d", "padding", "1")),
+    ("maxpool_padding_len", lambda nn: nn.MaxPool2d(2, pad_mode="pad", padding=(1, 1, 1)),
+     ("MaxPool2d", "padding", "(1, 1, 1)")),
+    ("maxpool_padding_neg", lambda nn: nn.MaxPool2d(2, pad_mode="pad", padding=(-1, 0)),
+     ("MaxPool2d", "padding", "-1")),
+    ("maxpool_nhwc_cpu", lambda nn: nn.MaxPool2d(2, data_format="NHWC"), ("MaxPool2d", "NHWC")),
+    ("maxpool1d_kernel_tuple", lambda nn: nn.MaxPool1d((2,)), ("MaxPool1d", "kernel_size", "(2,)")),
+    ("maxpool1d_pad_mode", lambda nn: nn.MaxPool1d(2, pad_mode="x"), ("MaxPool1d", "pad_mode", "X")),
+    ("avgpool_divisor", lambda nn: nn.AvgPool2d(2, divisor_override=0), ("AvgPool2d", "divisor_override", "0")),
+    ("avgpool_pad_mode", lambda nn: nn.AvgPool2d(2, pad_mode="x"), ("AvgPool2d", "pad_mode", "X")),
+    ("avgpool_padding_len", lambda nn: nn.AvgPool2d(2, pad_mode="pad", padding=(1, 1, 1)),
+     ("AvgPool2d", "padding", "(1, 1, 1)")),
+    ("avgpool_padding_without_pad", lambda nn: nn.AvgPool2d(2, padding=1), ("AvgPool2d", "padding", "1")),
+    ("avgpool1d_kernel_pair", lambda nn: nn.AvgPool1d((2, 2)), ("AvgPool1d", "kernel_size", "(2, 2)")),
+    ("avgpool1d_padding_len", lambda nn: nn.AvgPool1d(2, pad_mode="pad", padding=(1, 1)),
+     ("AvgPool1d", "padding", "(1, 1)")),
+    ("adaptive_avg1d_0", lambda nn: nn.AdaptiveAvgPool1d(0), ("AdaptiveAvgPool1d", "output_size", "0")),
+    ("adaptive_avg1d_float", lambda nn: nn.AdaptiveAvgPool1d(2.0), ("AdaptiveAvgPool1d", "output_size", "2.0")),
+    ("adaptive_avg2d_float", lambda nn: nn.AdaptiveAvgPool2d(2.0), ("AdaptiveAvgPool2d", "output_size", "2.0")),
+    ("adaptive_avg2d_len", lambda nn: nn.AdaptiveAvgPool2d((1, 2, 3)),
+     ("AdaptiveAvgPool2d", "output_size", "(1, 2, 3)")),
+    ("bn_neg", lambda nn: nn.BatchNorm2d(-1), ("BatchNorm2d", "num_features", "-1")),
+    ("bn_float", lambda nn: nn.BatchNorm2d(2.0), ("BatchNorm2d", "num_features", "2.0")),
+    ("bn_momentum", lambda nn: nn.BatchNorm2d(2, momentum=1.5), ("BatchNorm2d", "momentum", "1.5")),
+    ("bn_use_batch_statistics", lambda nn: nn.BatchNorm2d(2, use_batch_statistics=1),
+     ("BatchNorm2d", "use_batch_statistics", "1")),
+    ("bn_format", lambda nn: nn.BatchNorm2d(2, data_format="X"), ("BatchNorm2d", "format", "X")),
+    ("bn3d_zero", lambda nn: nn.BatchNorm3d(0), ("BatchNorm2d", "num_features", "0")),
+    ("layernorm_int", lambda nn: nn.LayerNorm(4), ("LayerNorm", "normalized_shape", "4")),
+    ("layernorm_empty", lambda nn: nn.LayerNorm(()), ("normalized_shape", "()")),
+    ("groupnorm_divisible", lambda nn: nn.GroupNorm(3, 4), ("GroupNorm", "num_groups", "3")),
+    ("groupnorm_zero", lambda nn: nn.GroupNorm(0, 4), ("GroupNorm", "num_groups", "0")),
+    ("groupnorm_eps", lambda nn: nn.GroupNorm(2, 4, eps=1), ("GroupNorm", "eps", "int")),
+    ("groupnorm_affine", lambda nn: nn.GroupNorm(2, 4, affine=1), ("GroupNorm", "affine", "1")),
+    ("instancenorm_zero", lambda nn: nn.InstanceNorm2d(0), ("InstanceNorm2d", "num_features", "0")),
+    ("instancenorm_eps", lambda nn: nn.InstanceNorm2d(2, eps=1), ("InstanceNorm2d", "eps", "int")),
+    ("instancenorm_momentum", lambda nn: nn.InstanceNorm2d(2, momentum=2.0),
+     ("InstanceNorm2d", "momentum", "2.0")),
+    ("instancenorm_affine", lambda nn: nn.InstanceNorm2d(2, affine=1), ("InstanceNorm2d", "affine", "int")),
+    ("instancenorm_gamma_init", lambda nn: nn.InstanceNorm2d(2, gamma_init=[1]),
+     ("InstanceNorm2d", "gamma_init", "list")),
+    ("dropout_keep_prob_0", lambda nn: nn.Dropout(keep_prob=0.0), ("Dropout", "keep_prob", "0.0")),
+    ("dropout_keep_prob_big", lambda nn: nn.Dropout(keep_prob=1.5), ("Dropout", "keep_prob", "1.5")),
+    ("dropout_keep_prob_int", lambda nn: nn.Dropout(keep_prob=1), ("Dropout", "keep_prob", "int")),
+    ("dropout_p_1", lambda nn: nn.Dropout(p=1.0), ("Dropout", "'p'", "1.0")),
+    ("dropout_p_neg", lambda nn: nn.Dropout(p=-0.1), ("Dropout", "'p'", "-0.1")),
+    ("dropout_p_str", lambda nn: nn.Dropout(p="a"), ("Dropout", "'p'", "str")),
+    ("dropout2d_p", lambda nn: nn.Dropout2d(p=1.5), ("Dropout2d", "'p'", "1.5")),
+    ("dropout2d_p_int", lambda nn: nn.Dropout2d(p=1), ("Dropout2d", "'p'", "int")),
+    ("embedding_float", lambda nn: nn.Embedding(2.0, 3), ("Embedding", "vocab_size", "float")),
+    ("embedding_one_hot", lambda nn: nn.Embedding(2, 3, use_one_hot=1), ("Embedding", "use_one_hot", "int")),
+    ("embedding_padding_idx", lambda nn: nn.Embedding(4, 3, padding_idx=4), ("Embedding", "padding_idx", "4")),
+    ("embedding_dtype", lambda nn: nn.Embedding(4, 3, dtype=ms.bool_ if nn is mnn else ts.bool_),
+     ("Embedding", "dtype", "Bool")),
+    ("pad_mode", lambda nn: nn.Pad(((1, 1),), mode="X"), ("Pad", "mode", "X")),
+    ("pad_list", lambda nn: nn.Pad([[1, 1]]), ("Pad", "paddings", "list")),
+    ("pad_item", lambda nn: nn.Pad(((1, 1, 1),)), ("Pad", "paddings", "(1, 1, 1)")),
+    ("pad_len", lambda nn: nn.Pad(((1, 1),) * 5), ("Pad", "paddings", "5")),
+    ("prelu_channel", lambda nn: nn.PReLU(0), ("PReLU", "channel", "0")),
+    ("prelu_w_len", lambda nn: nn.PReLU(2, [0.1]), ("PReLU", "'w'", "1")),
+    ("prelu_w_type", lambda nn: nn.PReLU(2, 1), ("PReLU", "'w'", "int")),
+    ("prelu_w_ints", lambda nn: nn.PReLU(2, [1, 2]), ("PReLU", "'w'", "1")),
+    ("gelu_approximate", lambda nn: nn.GELU(approximate=1), ("GELU", "approximate", "1")),
+    ("softmax_axis", lambda nn: nn.Softmax(axis=1.5), ("Softmax", "axis", "1.5")),
+    ("hardtanh_range", lambda nn: nn.Hardtanh(1.0, 0.0), ("Hardtanh", "min_val", "1.0")),
+    ("get_activation", lambda nn: nn.get_activation("nope"), ("name", "nope")),
+    ("sequential_dict", lambda nn: nn.SequentialCell({"a": nn.ReLU()}), ("SequentialCell", "args[0]", "dict")),
+    ("sequential_item", lambda nn: nn.SequentialCell([1]), ("int",)),
+    ("celllist_item", lambda nn: nn.CellList([1]), ("CellList", "int")),
+    ("celldict_item", lambda nn: nn.CellDict({"a": 1}), ("CellDict", "int")),
+    ("celldict_key", lambda nn: nn.CellDict({1: nn.ReLU()}), ("CellDict", "key", "int")),
+]
+
+
+@pytest.mark.parametrize("call,tokens", [pytest.param(c, t, id=i) for i, c, t in BAD_ARGS])
+def test_bad_arguments(call, tokens):
+    with pytest.raises(Exception) as m_err:
+        call(mnn)
+    with pytest.raises(Exception) as t_err:
+        call(tnn)
+    assert type(t_err.value) is type(m_err.value), (t_err.value, m_err.value)
+    for token in tokens:
+        assert token in str(t_err.value), (token, str(t_err.value))

@@ -113,7 +113,11 @@ LOSS_CASES = {
                             [_f32(2, 4, 5), _idx(2, 4, 5)], _R3),
     "CrossEntropyLoss_probs_3d": (lambda nn, T, r: nn.CrossEntropyLoss(reduction=r),
                                   [_f32(2, 4, 3), _probs(2, 4, 3)], _R3),
+    "CrossEntropyLoss_1d": (lambda nn, T, r: nn.CrossEntropyLoss(reduction=r, label_smoothing=0.3),
+                            [_f32(4), np.array(2, np.int32)], _R3),
     "NLLLoss": (lambda nn, T, r: nn.NLLLoss(reduction=r), [_log_probs(5, 4), _idx(5, 4)], _R3),
+    "NLLLoss_1d": (lambda nn, T, r: nn.NLLLoss(weight=T(_W4), reduction=r),
+                   [_log_probs(1, 4)[0], np.array(1, np.int32)], _R3),
     "NLLLoss_weight_ignore": (lambda nn, T, r: nn.NLLLoss(weight=T(_W4), ignore_index=1, reduction=r),
                               [_log_probs(6, 4), _idx(6, 4, ignore=1)], _R3),
     "NLLLoss_3d": (lambda nn, T, r: nn.NLLLoss(weight=T(_W4), reduction=r), [_log_probs(2, 4, 3), _idx(2, 4, 3)], _R3),
@@ -171,6 +175,14 @@ def test_loss_graph_mode(name):
     ts_val, ts_grad = _loss_and_grad(ts, tnn, name, reduction)
     _close(ts_val, ms_val)
     _close(ts_grad, ms_grad)
+
+
+@pytest.mark.parametrize("name", list(LOSS_CASES))
+def test_loss_repr_and_cells(name):
+    factory, _, reductions = LOSS_CASES[name]
+    m, t = factory(mnn, ms.Tensor, reductions[0]), factory(tnn, ts.Tensor, reductions[0])
+    assert repr(t) == repr(m)
+    assert [n for n, _ in t.cells_and_names()] == [n for n, _ in m.cells_and_names()]
 
 
 def test_loss_base_get_loss_with_weights():

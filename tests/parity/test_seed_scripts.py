@@ -14,6 +14,12 @@ lines:
 * ``# parity: no-mindspore=<reason>``: MindSpore 2.10 cannot run the example (on CPU, or at
   all); tfspore's output is compared with the ``# parity: expected-stdout=<line>`` lines instead.
 * ``# parity: needs=<attr>``: skipped while ``tfspore.<attr>`` does not exist yet.
+* ``# parity: env=msds``: the script needs ``mindspore.dataset``, which needs numpy<2; its MindSpore
+  side runs with ``.venv-msds/bin/python`` (made by ``scripts/ms_dataset_env.sh``; skipped without it).
+* ``# parity: data=mnist``: the test writes a small MNIST directory (idx files of 64 training and
+  32 test images, in ``MNIST_Data/train`` and ``MNIST_Data/test``) into the working directory.
+* ``# parity: mask=<regex>``: text matching the regex (e.g. timings) is replaced by ``<masked>``
+  in both outputs before they are compared.
 
 MindSpore's outputs are cached in pytest's cache, keyed by the script, the runner and the
 MindSpore and numpy versions (set ``TFSPORE_PARITY_NO_CACHE=1`` to always rerun them).
@@ -72,6 +78,9 @@ class SeedScript:
     no_mindspore: str | None = None
     expected_stdout: list = field(default_factory=list)
     needs: list = field(default_factory=list)
+    env: str | None = None
+    data: str | None = None
+    masks: list = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -89,6 +98,8 @@ def _parse(path: Path) -> SeedScript:
             script.no_mindspore = body.split("=", 1)[1].strip()
         elif body.startswith("expected-stdout="):
             script.expected_stdout.append(body.split("=", 1)[1])
+        elif body.startswith("mask="):
+            script.masks.append(re.compile(body.split("=", 1)[1].strip()))
         else:
             for item in body.split():
                 key, _, value = item.partition("=")
@@ -96,6 +107,10 @@ def _parse(path: Path) -> SeedScript:
                     script.modes = tuple(value.split(","))
                 elif key == "needs":
                     script.needs.extend(value.split(","))
+                elif key == "env" and value == "msds":
+                    script.env = value
+                elif key == "data" and value == "mnist":
+                    script.data = value
                 else:
                     raise ValueError(f"{path.name}: unknown parity directive {item!r}")
     return script
@@ -232,8 +247,34 @@ def _run(cmd: list, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=cwd, env=_env(), capture_output=True, text=True, timeout=TIMEOUT_S)
 
 
-def _mindspore_python() -> str:
+def _mindspore_python(script: SeedScript | None = None) -> str:
+    if script is not None and script.env == "msds":
+        python = REPO_ROOT / ".venv-msds" / "bin" / "python"
+        if not python.exists():
+            pytest.skip("needs .venv-msds (bash scripts/ms_dataset_env.sh) for mindspore.dataset")
+        return str(python)
     return os.environ.get("TFSPORE_PARITY_MINDSPORE_PYTHON") or sys.executable
+
+
+def _write_mnist(root: Path) -> None:
+    """A small MNIST directory: MNIST_Data/{train,test} with 64 and 32 seeded random images."""
+    import numpy as np
+
+    rng = np.random.RandomState(0)
+    for split, prefix, count in (("train", "train", 64), ("test", "t10k", 32)):
+        folder = root / "MNIST_Data" / split
+        folder.mkdir(parents=True)
+        images = rng.randint(0, 256, (count, 28, 28)).astype(np.uint8)
+        labels = rng.randint(0, 10, (count,)).astype(np.uint8)
+        for name, array in ((f"{prefix}-images-idx3-ubyte", images), (f"{prefix}-labels-idx1-ubyte", labels)):
+            header = bytes([0, 0, 0x08, array.ndim]) + b"".join(int(d).to_bytes(4, "big") for d in array.shape)
+            (folder / name).write_bytes(header + array.tobytes())
+
+
+def _masked(script: SeedScript, text: str) -> str:
+    for mask in script.masks:
+        text = mask.sub("<masked>", text)
+    return text
 
 
 def _version(dist: str) -> str:
@@ -244,9 +285,11 @@ def _version(dist: str) -> str:
 
 
 def _mindspore_output(request, script: SeedScript, args: list, cwd: Path) -> str:
-    python = _mindspore_python()
+    python = _mindspore_python(script)
+    if script.data == "mnist":
+        _write_mnist(cwd)
     key_src = "\0".join([script.path.read_text(encoding="utf-8"), _MS_RUNNER, " ".join(args), python,
-                         _version("mindspore"), _version("numpy")])
+                         _version("mindspore"), _version("numpy"), script.env or "", script.data or ""])
     digest = hashlib.sha256(key_src.encode()).hexdigest()
     cache_key = f"tfspore/parity/seed-scripts/{script.name}{'-'.join([''] + [a.strip('-') for a in args])}"
     cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
@@ -277,18 +320,21 @@ def test_seed_script_matches_mindspore(request, tmp_path, script: SeedScript, mo
     if script.no_mindspore:
         expected, what = "".join(line + "\n" for line in script.expected_stdout), "documented output"
     else:
-        pytest.importorskip("mindspore", reason="needs mindspore==2.10.0 (pip install -e '.[parity]')")
+        if script.env != "msds":
+            pytest.importorskip("mindspore", reason="needs mindspore==2.10.0 (pip install -e '.[parity]')")
         ms_dir = tmp_path / "mindspore"
         ms_dir.mkdir()
         expected, what = _mindspore_output(request, script, args, ms_dir), "mindspore"
 
     tf_dir = tmp_path / "tfspore"
     tf_dir.mkdir()
+    if script.data == "mnist":
+        _write_mnist(tf_dir)
     proc = _run([sys.executable, "-m", "tfspore", "run", str(script.path), *args], tf_dir)
     if proc.returncode != 0:
         pytest.fail(f"`python -m tfspore run {script.path.name} {' '.join(args)}` exited {proc.returncode}\n"
                     f"stdout:\n{proc.stdout[-3000:]}\nstderr:\n{proc.stderr[-5000:]}", pytrace=False)
-    _assert_same(expected, proc.stdout, what, proc.stderr)
+    _assert_same(_masked(script, expected), _masked(script, proc.stdout), what, proc.stderr)
 
 
 def test_every_seed_script_is_collected():

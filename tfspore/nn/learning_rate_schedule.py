@@ -9,7 +9,7 @@ Example:
     >>> import tfspore as ms
     >>> lr = nn.ExponentialDecayLR(0.1, 0.9, 4)
     >>> print(lr(Tensor(2, ms.int32)))
-    0.09486833
+    0.094868325
 """
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ class ExponentialDecayLR(LearningRateSchedule):
     Example:
         >>> lr = nn.ExponentialDecayLR(0.1, 0.9, 4, is_stair=True)
         >>> print(lr(Tensor(5, ms.int32)))
-        0.09
+        0.089999996
     """
 
     def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:

@@ -203,10 +203,14 @@ class BatchDataset(Dataset):
         unknown = set(kwargs) - self._KWARGS
         if unknown:
             raise TypeError(f"For '{api}', got unexpected keyword argument(s) {sorted(unknown)}.")
-        if callable(batch_size):
-            raise NotImplementedError(f"For '{api}', a callable batch_size is not supported by tfspore.dataset; "
-                                      f"got {batch_size!r}.")
-        self.batch_size = v.check_pos_int32(batch_size, "batch_size", api)
+        self.batch_size_fn = batch_size if callable(batch_size) else None
+        if self.batch_size_fn is not None:
+            if kwargs.get("per_batch_map") is not None or kwargs.get("pad_info") is not None:
+                raise NotImplementedError(f"For '{api}', a callable batch_size with per_batch_map or pad_info is "
+                                          f"not supported by tfspore.dataset; got batch_size={batch_size!r}.")
+            self.batch_size = -1
+        else:
+            self.batch_size = v.check_pos_int32(batch_size, "batch_size", api)
         self.drop_remainder = v.check_bool(drop_remainder, "drop_remainder", api)
         self.per_batch_map = kwargs.get("per_batch_map")
         if self.per_batch_map is not None and not callable(self.per_batch_map):
@@ -240,12 +244,14 @@ class BatchDataset(Dataset):
 
     def _static_size(self) -> Optional[int]:
         size = self.children[0]._static_size()
-        if size is None:
+        if size is None or self.batch_size_fn is not None:
             return None
         return size // self.batch_size if self.drop_remainder else math.ceil(size / self.batch_size)
 
     def _build(self) -> tf.data.Dataset:
         data = self.children[0]._build()
+        if self.batch_size_fn is not None:
+            return self._build_callable_size(data)
         if self.per_batch_map is not None:
             return self._build_per_batch_map(data)
         if self.pad_info is not None:
@@ -266,6 +272,52 @@ class BatchDataset(Dataset):
             values.append(tf.constant(pad_value, spec.dtype))
         return data.padded_batch(self.batch_size, padded_shapes=tuple(shapes), padding_values=tuple(values),
                                  drop_remainder=self.drop_remainder)
+
+    # ---- callable batch_size ------------------------------------------------------------
+    def _build_callable_size(self, data: tf.data.Dataset) -> tf.data.Dataset:
+        """Batches whose sizes come from ``batch_size(BatchInfo)``: a scan numbers the rows by batch,
+        ``group_by_window`` cuts the windows."""
+        fn, api = self.batch_size_fn, self._api_str
+        sizes: dict = {}
+        state = {"epoch": -1}
+
+        def size_of(batch_num):
+            batch_num = int(batch_num)
+            if batch_num == 0:
+                state["epoch"] += 1
+            size = fn(BatchInfo(batch_num, max(state["epoch"], 0)))
+            if not v.is_int(size) or not 1 <= int(size) <= v.INT32_MAX:
+                raise ValueError(f"For '{api}', the callable batch_size must return an int in [1, "
+                                 f"{v.INT32_MAX}], but returned {size!r} for batch {batch_num}")
+            sizes[batch_num] = int(size)
+            return np.int64(size)
+
+        size_of.__qualname__ = py.describe(fn)
+        size_call = py.PyCall(size_of, f"For '{api}' (batch_size={py.describe(fn)})", [tf.int64], [0],
+                              row_kind="batch")
+        lookup = py.PyCall(lambda b: np.int64(sizes[int(b)]), f"For '{api}'", [tf.int64], [0], row_kind="batch")
+
+        def step(st, row):
+            batch_num, remaining, size = st
+            new = remaining <= 0
+            batch_num = tf.where(new, batch_num + 1, batch_num)
+            size = tf.cond(new, lambda: size_call(batch_num, batch_num)[0], lambda: size)
+            remaining = tf.where(new, size, remaining) - 1
+            return (batch_num, remaining, size), (batch_num, size, row)
+
+        zero = tf.constant(0, tf.int64)
+        def scan_fn(st, *args):
+            row = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+            return step(st, tuple(row))
+
+        numbered = data.scan((tf.constant(-1, tf.int64), zero, zero), scan_fn)
+        batched = numbered.group_by_window(
+            key_func=lambda b, size, row: b,
+            reduce_func=lambda key, window: window.batch(v.INT32_MAX),
+            window_size_func=lambda key: lookup(key, key)[0])
+        if self.drop_remainder:
+            batched = batched.filter(lambda b, size, row: tf.shape(b, tf.int64)[0] == size[0])
+        return batched.map(lambda b, size, row: row)
 
     # ---- per_batch_map ---------------------------------------------------------------
     def _pbm_call(self, state: dict) -> Callable:

@@ -874,12 +874,14 @@ class RandomColorAdjust(ImageTensorOperation):
         if len(steps) == 1:
             return steps[0](image)
         order = tf.argsort(self._uniform([len(steps)]))
-        x = image
-        for position in range(len(steps)):
-            branches = [lambda s=s, x=x: s(x) for s in steps]
-            x = tf.switch_case(order[position], branches)
-            x = tf.ensure_shape(x, image.shape)
-        return x
+
+        def body(i, x):
+            y = tf.switch_case(order[i], [lambda s=s: s(x) for s in steps])
+            return i + 1, tf.ensure_shape(y, image.shape)
+
+        # a loop over the random order traces each adjustment once
+        return tf.while_loop(lambda i, _: i < len(steps), body, (tf.constant(0), image),
+                             shape_invariants=(tf.TensorShape([]), image.shape))[1]
 
 
 # ------------------------------------------------------------------------------------ PIL helpers

@@ -540,6 +540,13 @@ def _check_output_size2(name: str, output_size: Any) -> Any:
     return output_size
 
 
+def _bin_index(n: int, out: int) -> tuple[np.ndarray, int]:
+    """The ``(out, k)`` input indices of the adaptive bins, each padded to ``k`` by repeating its last index."""
+    bins = _pool._adaptive_bins(n, out)
+    k = max(b - a for a, b in bins) if bins else 1
+    return np.array([[min(a + j, b - 1) for j in range(k)] for a, b in bins], np.int32).reshape(out, k), k
+
+
 class AdaptiveAvgPool2d(Cell):
     """2-D adaptive average pooling: output bin ``i`` averages rows ``[floor(i*H/oh), ceil((i+1)*H/oh))``.
 
@@ -607,20 +614,20 @@ class AdaptiveMaxPool2d(Cell):
             raise ValueError(f"For '{self.cls_name}', the spatial dimensions must be static, but got shape "
                              f"{tuple(v.shape.as_list())}.")
         oh, ow = _pool._out_size2(self.cls_name, self.output_size, h, w)
-        rows, idx_rows = [], []
+        rows, kh = _bin_index(h, oh)
+        cols, kw = _bin_index(w, ow)
+        # (..., oh, kh, W) -> (..., oh, kh, ow, kw): every bin padded to the largest by repeating its last
+        # element, which changes neither the max nor the first argmax
+        win = tf.gather(tf.gather(v, rows.reshape(-1), axis=-2), cols.reshape(-1), axis=-1)
         lead = tf.shape(v)[:-2]
-        for a, b in _pool._adaptive_bins(h, oh):
-            cols, idx_cols = [], []
-            for c, d in _pool._adaptive_bins(w, ow):
-                win = tf.reshape(v[..., a:b, c:d], tf.concat([lead, [(b - a) * (d - c)]], 0))
-                cols.append(tf.reduce_max(win, axis=-1))
-                if self.return_indices:
-                    arg = tf.argmax(win, axis=-1, output_type=tf.int64)
-                    idx_cols.append((a + arg // (d - c)) * w + c + arg % (d - c))
-            rows.append(tf.stack(cols, -1))
-            if self.return_indices:
-                idx_rows.append(tf.stack(idx_cols, -1))
-        out = _wrap(tf.stack(rows, -2))
-        if self.return_indices:
-            return out, _wrap(tf.stack(idx_rows, -2))
-        return out
+        win = tf.reshape(win, tf.concat([lead, [oh, kh, ow, kw]], 0))
+        rank = v.shape.rank
+        perm = list(range(rank - 2)) + [rank - 2, rank, rank - 1, rank + 1]
+        win = tf.reshape(tf.transpose(win, perm), tf.concat([lead, [oh, ow, kh * kw]], 0))
+        out = _wrap(tf.reduce_max(win, axis=-1))
+        if not self.return_indices:
+            return out
+        arg = tf.argmax(win, axis=-1, output_type=tf.int32)  # (..., oh, ow), row-major in the window
+        row = tf.gather(tf.constant(rows.reshape(-1), tf.int64), tf.range(oh)[:, None] * kh + arg // kw)
+        col = tf.gather(tf.constant(cols.reshape(-1), tf.int64), tf.range(ow)[None, :] * kw + arg % kw)
+        return out, _wrap(row * w + col)

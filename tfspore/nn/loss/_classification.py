@@ -278,7 +278,8 @@ class BCEWithLogitsLoss(LossBase):
         >>> import numpy as np
         >>> from tfspore import nn, Tensor
         >>> loss = nn.BCEWithLogitsLoss()
-        >>> out = loss(Tensor(np.array([[-0.8, 1.2, 0.7]], np.float32)), Tensor(np.array([[0.0, 1.0, 1.0]], np.float32)))
+        >>> out = loss(Tensor(np.array([[-0.8, 1.2, 0.7]], np.float32)),
+        ...            Tensor(np.array([[0.0, 1.0, 1.0]], np.float32)))
     """
 
     def __init__(self, reduction: str = "mean", weight: Tensor | None = None, pos_weight: Tensor | None = None) -> None:

@@ -166,8 +166,10 @@ class Optimizer(Cell):
     :meth:`scale_grad` and :meth:`get_lr`, then updating ``global_step``.
 
     Args:
-        learning_rate: a float/int, a scalar Tensor, a list or 1-D Tensor (step ``i`` uses item ``i``),
-            or a learning-rate schedule Cell called with ``global_step``.
+        learning_rate: a float/int, a scalar Tensor, a list or 1-D Tensor (step ``i`` uses item ``i``;
+            a step past its end raises ``RuntimeError`` eagerly and ``InvalidArgumentError`` in a
+            compiled step), or a :class:`~tfspore.nn.learning_rate_schedule.LearningRateSchedule`
+            (any Cell of ``global_step`` is accepted) called with ``global_step``.
         parameters: a list of Parameters, or of dicts with ``'params'`` and optionally ``'lr'``,
             ``'weight_decay'``, ``'grad_centralization'``, or one ``{'order_params': [...]}``.
         weight_decay: a non-negative number (applied to parameters whose names contain neither
@@ -177,6 +179,19 @@ class Optimizer(Cell):
     Raises:
         TypeError: for arguments of the wrong type.
         ValueError: for empty parameters, a negative weight decay or a non-positive loss scale.
+        RuntimeError: when a parameter is in two groups.
+
+    Example:
+        >>> class PlainSGD(nn.Optimizer):
+        ...     def __init__(self, params, learning_rate):
+        ...         super().__init__(learning_rate, params)
+        ...
+        ...     def construct(self, gradients):
+        ...         gradients = self.scale_grad(self.decay_weight(gradients))
+        ...         lr = self.get_lr()
+        ...         for p, g in zip(self.parameters, gradients):
+        ...             p.assign_value(p - lr * g)
+        ...         return True
     """
 
     _support_parallel_optimizer = False

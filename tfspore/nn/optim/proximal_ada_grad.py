@@ -1,10 +1,11 @@
 """``ProximalAdagrad``: Adagrad with L1/L2 proximal steps (MindSpore's ``nn.ProximalAdagrad``).
 
-Per parameter (MindSpore's ``ApplyProximalAdagrad``)::
+Per parameter (MindSpore's ``ApplyProximalAdagrad`` kernel, whose L1/L2 terms use the adaptive
+rate ``a = lr / sqrt(accum)``)::
 
     accum += g * g
-    prox_v = param - lr * g / sqrt(accum)
-    param = sign(prox_v) / (1 + lr * l2) * max(|prox_v| - lr * l1, 0)
+    prox_v = param - a * g
+    param = sign(prox_v) * max(|prox_v| - a * l1, 0) / (1 + a * l2)
 
 Example:
     >>> from tfspore import nn
@@ -43,9 +44,10 @@ def _apply_proximal_adagrad(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor,
     lr = _as(lr, dt)
     one = tf.constant(1.0, dt)
     accum_new = accum + g * g
-    prox_v = var - lr * g / tf.sqrt(accum_new)
-    shrunk = tf.maximum(tf.abs(prox_v) - lr * tf.constant(l1, dt), tf.zeros_like(prox_v))
-    var_new = tf.sign(prox_v) / (one + lr * tf.constant(l2, dt)) * shrunk
+    adaptive_lr = lr / tf.sqrt(accum_new)
+    prox_v = var - g * adaptive_lr
+    shrunk = tf.maximum(tf.abs(prox_v) - adaptive_lr * tf.constant(l1, dt), tf.zeros_like(prox_v))
+    var_new = tf.sign(prox_v) * shrunk / (one + tf.constant(l2, dt) * adaptive_lr)
     return _success([accum.assign(accum_new, read_value=False), var.assign(var_new, read_value=False)])
 
 

@@ -137,8 +137,8 @@ def _precision_recall_curve_update(y_pred: np.ndarray, y: np.ndarray, class_num:
         y = y.flatten()
     else:
         if pos_label is not None:
-            raise ValueError(f"For 'ROC', when the dimension of predicted value (input[0]) equals the dimension of true "
-                             f"value (input[1]) add 1, the 'pos_label' must be None, but got {pos_label}.")
+            raise ValueError(f"For 'ROC', when the dimension of predicted value (input[0]) equals the dimension of "
+                             f"true value (input[1]) add 1, the 'pos_label' must be None, but got {pos_label}.")
         if class_num != y_pred.shape[1]:
             raise ValueError(f"For 'ROC', the 'class_num' must equal the number of classes from predicted value "
                              f"(input[0]), but got 'class_num' {class_num}, the number of classes from predicted value "
