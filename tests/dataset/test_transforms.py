@@ -127,7 +127,7 @@ def test_random_compounds_in_pipelines_are_seeded():
     def run():
         data = ds.NumpySlicesDataset({"image": images}, shuffle=False)
         data = data.map([transforms.RandomApply([vision.HorizontalFlip()]),
-                         transforms.RandomChoice([vision.VerticalFlip(), vision.Rescale(1, 0)])], "image")
+                         transforms.RandomChoice([vision.VerticalFlip(), vision.Pad(0)])], "image")
         return [r[0] for r in data.create_tuple_iterator(output_numpy=True)]
 
     ds.config.set_seed(21)
@@ -135,8 +135,16 @@ def test_random_compounds_in_pipelines_are_seeded():
     ds.config.set_seed(21)
     second = run()
     assert all(np.array_equal(a, b) for a, b in zip(first, second))
-    assert all(a.dtype == np.float32 for a in first)
     assert len({a.tobytes() for a in first}) > 1
+
+
+def test_random_choice_needs_one_dtype_in_pipelines():
+    op = transforms.RandomChoice([vision.VerticalFlip(), vision.Rescale(1, 0)])
+    assert op(IMG).dtype in (np.uint8, np.float32)  # eagerly each call may differ
+    traced = tf.function(lambda x: op._tf_apply(x, seed=tf.constant([1, 2], tf.int64)),  # pylint: disable=W0212
+                         autograph=False)
+    with pytest.raises(TypeError, match=r"For 'RandomChoice', inside a pipeline every transform must return"):
+        traced(tf.constant(IMG))
 
 
 def test_graph_tracing_with_unknown_shapes():

@@ -321,3 +321,12 @@ def test_bad_inputs(call, err, words):
         call()
     for w in words:
         assert w in str(info.value)
+
+
+def test_loss_base_primitives_for_custom_losses(mode):
+    class Custom(nn.LossBase):
+        def construct(self, logits, labels):
+            x = self.mul(logits - labels, logits - labels)
+            return self.reduce_sum(self.cast(x, ms.float32), (0, 1)) + self.reduce_mean(x, (0, 1))
+
+    _close(Custom()(Tensor(X), Tensor(Y)), ((X - Y) ** 2).sum() + ((X - Y) ** 2).mean())

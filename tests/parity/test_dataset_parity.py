@@ -198,7 +198,7 @@ RGB = img(6, 9, 3)
 EAGER = {
     # Resize: every interpolation, several shapes and dtypes
     **{f"resize_{mode.lower()}_{tag}": (op("vision.Resize", size, E(f"Inter.{mode}")), [image])
-       for mode in ("LINEAR", "BILINEAR", "NEAREST", "CUBIC", "BICUBIC", "AREA")
+       for mode in ("LINEAR", "NEAREST", "CUBIC", "AREA")
        for tag, size, image in (("28to32", T(32, 32), img(28, 28, 1, seed=1)),
                                 ("28to14", T(14, 14), img(28, 28, 1, seed=2)),
                                 ("rgb_up", T(40, 31), img(17, 23, 3, seed=3)),
@@ -206,6 +206,8 @@ EAGER = {
                                 ("mixed", T(24, 40), img(32, 32, 3, seed=5)),
                                 ("gray2d", T(5, 9), img(9, 7, seed=6)),
                                 ("float", T(20, 11), img(13, 17, 3, seed=7, dtype="float32")))},
+    "resize_bilinear_alias": (op("vision.Resize", T(40, 31), E("Inter.BILINEAR")), [img(17, 23, 3, seed=3)]),
+    "resize_bicubic_alias": (op("vision.Resize", T(7, 13), E("Inter.BICUBIC")), [img(30, 45, 3, seed=4)]),
     "resize_int_short_side": (op("vision.Resize", 5), [img(10, 19, 3, seed=8)]),
     "resize_int_tall": (op("vision.Resize", 5), [img(9, 7, 3, seed=9)]),
     "resize_pilcubic": (op("vision.Resize", T(20, 13), E("Inter.PILCUBIC")), [img(11, 17, 3, seed=10)]),
@@ -294,6 +296,10 @@ EAGER = {
     "random_apply_never": (op("transforms.RandomApply", [op("vision.HWC2CHW")], prob=0.0), [RGB]),
     "random_choice_single": (op("transforms.RandomChoice", [op("vision.Resize", T(3, 3))]), [RGB]),
 }
+
+# Eager runs see static shapes (taps computed with numpy); the graph check runs the dynamic-shape
+# path (taps computed with TF ops). For Resize, a few shapes per mode cover it.
+GRAPH_RESIZE_SHAPES = ("rgb_up", "mixed", "gray2d", "28to14")
 
 # Known, documented differences from MindSpore 2.10 (plain bugs there; docs/differences.md).
 # get_dataset_size() of an ImageFolderDataset with class_indexing counts the files of every
@@ -446,6 +452,9 @@ def test_transform_matches_mindspore(case_id, ms_results):
     _, eager_rows = runner.run_case(case, ns, "tfspore")
     _assert_rows_equal(ms_rows, eager_rows, 0, case_id + " (eager)")
     # the same transform as a graph with unknown input shapes (how tf.data maps run it)
+    if case_id.startswith("resize_") and case_id.count("_") >= 2 and not case_id.endswith(GRAPH_RESIZE_SHAPES) \
+            and case_id.split("_")[1] in ("linear", "nearest", "cubic", "area"):
+        return
     graph_rows = _graph_outputs(runner.decode(transform, ns), runner.decode(inputs, ns))
     _assert_rows_equal(ms_rows, graph_rows, 0, case_id + " (graph)")
 

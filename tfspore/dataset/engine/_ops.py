@@ -83,8 +83,7 @@ class MapDataset(Dataset):
         values: Optional[list] = None
         if first is not None:
             values = [first[child.column_names.index(c)] for c in self.input_columns]
-        specs = child._build_for(probe=True).element_spec
-        dtypes = [specs[child.column_names.index(c)].dtype for c in self.input_columns]
+        dtypes: Optional[list] = None  # known only when a Python op meets an empty input
         plan = []
         for k, op in enumerate(self.operations):
             kind = self._kind(op)
@@ -102,6 +101,9 @@ class MapDataset(Dataset):
                 ranks = [o.ndim for o in outs]
                 values = [tf.constant(o) for o in outs]
             else:  # empty input: the function never runs
+                if dtypes is None:
+                    specs = child._build_for(probe=True).element_spec
+                    dtypes = [specs[child.column_names.index(c)].dtype for c in self.input_columns]
                 out_dtypes, ranks = dtypes, None
             dtypes = out_dtypes
             plan.append(("py", op, py.PyCall(op, self._where, out_dtypes, ranks)))

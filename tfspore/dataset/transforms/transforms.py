@@ -322,7 +322,8 @@ class RandomApply(_CompoundOperation):
     """Apply all of `transforms` (in order) with probability `prob`, else pass the input through.
 
     Args:
-        transforms: A non-empty list of transforms.
+        transforms: A non-empty list of transforms. Inside a pipeline they must keep the number
+            and dtypes of the columns (each column has one dtype in ``tf.data``).
         prob: Probability in [0, 1].
 
     Example:
@@ -358,7 +359,12 @@ class RandomApply(_CompoundOperation):
                 values = apply_op(op, values)
             return values
 
-        out = tf.cond(self._bernoulli(self.prob), _all, lambda: tuple(tf.identity(t) for t in tensors))
+        try:
+            out = tf.cond(self._bernoulli(self.prob), _all, lambda: tuple(tf.identity(t) for t in tensors))
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"For 'RandomApply', inside a pipeline the transforms must return the same number and "
+                            f"dtypes of columns as their input ({[t.dtype.name for t in tensors]}), because "
+                            f"rows of one column share a dtype: {exc}") from None
         out = tuple(out) if isinstance(out, (list, tuple)) else (out,)
         return out[0] if len(out) == 1 else out
 
@@ -367,7 +373,8 @@ class RandomChoice(_CompoundOperation):
     """Apply one of `transforms`, chosen uniformly at random.
 
     Args:
-        transforms: A non-empty list of transforms with outputs of the same dtypes.
+        transforms: A non-empty list of transforms. Inside a pipeline they must return the same
+            number and dtypes of columns (each column has one dtype in ``tf.data``).
 
     Example:
         >>> import numpy as np
@@ -395,6 +402,10 @@ class RandomChoice(_CompoundOperation):
             return out[0] if len(out) == 1 else out
         index = self._uniform((), 0, len(self.transforms), dtype=tf.int32)
         branches = [lambda op=op: apply_op(op, tensors) for op in self.transforms]
-        out = tf.switch_case(index, branches)
+        try:
+            out = tf.switch_case(index, branches)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"For 'RandomChoice', inside a pipeline every transform must return the same number "
+                            f"and dtypes of columns, because rows of one column share a dtype: {exc}") from None
         out = tuple(out) if isinstance(out, (list, tuple)) else (out,)
         return out[0] if len(out) == 1 else out

@@ -19,6 +19,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _promote, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, to_tf
+from tfspore.ops import operations as P
 
 __all__ = ["LossBase"]
 
@@ -118,6 +119,11 @@ class LossBase(Cell):
                              f"{reduction}.")
         self.average = reduction != "sum"
         self.reduce = reduction != "none"
+        # MindSpore's LossBase carries these primitives; custom losses call them in construct.
+        self.reduce_mean = P.ReduceMean()
+        self.reduce_sum = P.ReduceSum()
+        self.mul = P.Mul()
+        self.cast = P.Cast()
 
     def get_axis(self, x: Any) -> tuple:
         """All the axes of ``x``: ``(0, 1, ..., rank - 1)``.
