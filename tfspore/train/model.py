@@ -15,7 +15,6 @@ Example:
 from __future__ import annotations
 
 import logging
-import math
 from typing import Any, Iterable
 
 import numpy as np

@@ -26,7 +26,7 @@ from tfspore.common import seed as _seed
 from tfspore.common.initializer import (HeUniform, Uniform, XavierNormal, XavierUniform,
                                         _calculate_fan_in_and_fan_out, initializer)
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore.common.tensor import _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
@@ -38,45 +38,10 @@ __all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderL
            "TransformerDecoder", "Transformer"]
 
 
-# ----------------------------------------------------------------------------- LayerNorm
-class _LayerNorm(Cell):
-    """MindSpore's ``nn.LayerNorm`` over the last axis, used when ``tfspore.nn.LayerNorm`` is not available.
-
-    It prints, names its parameters (``gamma``, ``beta``) and computes as ``nn.LayerNorm`` does.
-    """
-
-    def __init__(self, normalized_shape: tuple, epsilon: float = 1e-7, dtype: Any = mstype.float32) -> None:
-        super().__init__()
-        self.normalized_shape = normalized_shape
-        self.begin_norm_axis = -1
-        self.begin_params_axis = -1
-        self.epsilon = epsilon
-        self.gamma = Parameter(initializer("ones", normalized_shape, dtype=dtype), name="gamma")
-        self.beta = Parameter(initializer("zeros", normalized_shape, dtype=dtype), name="beta")
-
-    def _get_name(self) -> str:
-        return "LayerNorm"
-
-    def construct(self, input_x: Any) -> Tensor:
-        v = to_tf(input_x)
-        xf = tf.cast(v, tf.float32) if v.dtype in (tf.float16, tf.bfloat16) else v
-        mean, var = tf.nn.moments(xf, [-1], keepdims=True)
-        y = (xf - mean) * tf.math.rsqrt(var + tf.cast(self.epsilon, xf.dtype))
-        y = y * read_param(self.gamma, xf.dtype) + read_param(self.beta, xf.dtype)
-        return _wrap(cast_to(y, v.dtype))
-
-    def extend_repr(self) -> str:
-        return (f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}, "
-                f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, beta={self.beta}")
-
-
 def _layer_norm(d_model: int, epsilon: float, dtype: Any) -> Cell:
     """``nn.LayerNorm((d_model,), epsilon=epsilon, dtype=dtype)``."""
-    from tfspore.nn.layer import normalization  # pylint: disable=import-outside-toplevel
-    cls = getattr(normalization, "LayerNorm", None)
-    if cls is None:
-        return _LayerNorm((d_model,), epsilon=epsilon, dtype=dtype)
-    return cls((d_model,), epsilon=epsilon, dtype=dtype)
+    from tfspore.nn.layer.normalization import LayerNorm  # pylint: disable=import-outside-toplevel
+    return LayerNorm((d_model,), epsilon=epsilon, dtype=dtype)
 
 
 # ----------------------------------------------------------------------------- attention math
