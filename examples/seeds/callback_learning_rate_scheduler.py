@@ -30,7 +30,8 @@ if __name__ == "__main__":
 
     lr = 0.1
     momentum = 0.9
-    net = nn.Dense(10, 5, weight_init=ms.Tensor(np.cos(np.arange(50)).reshape(5, 10) * 0.3, ms.float32))
+    net = nn.Dense(10, 5, weight_init=ms.Tensor(np.cos(np.arange(50)).reshape(5, 10) * 0.3, ms.float32),
+                  bias_init='zeros')
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
     optim = nn.Momentum(net.trainable_params(), learning_rate=lr, momentum=momentum)
     model = Model(net, loss_fn=loss, optimizer=optim)

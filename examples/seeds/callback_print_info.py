@@ -29,7 +29,8 @@ if __name__ == "__main__":
     print_cb = Print_info()
     data = {"x": np.float32(np.random.rand(64, 10)), "y": np.random.randint(0, 5, (64,))}
     dataset = ds.NumpySlicesDataset(data=data, shuffle=False).batch(32)
-    net = nn.Dense(10, 5, weight_init=ms.Tensor(np.cos(np.arange(50)).reshape(5, 10) * 0.3, ms.float32))
+    net = nn.Dense(10, 5, weight_init=ms.Tensor(np.cos(np.arange(50)).reshape(5, 10) * 0.3, ms.float32),
+                  bias_init='zeros')
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
     optim = nn.Momentum(net.trainable_params(), 0.01, 0.9)
     model = Model(net, loss_fn=loss, optimizer=optim)

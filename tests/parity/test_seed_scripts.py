@@ -19,7 +19,7 @@ lines:
 * ``# parity: data=mnist``: the test writes a small MNIST directory (idx files of 64 training and
   32 test images, in ``MNIST_Data/train`` and ``MNIST_Data/test``) into the working directory.
 * ``# parity: mask=<regex>``: text matching the regex (e.g. timings) is replaced by ``<masked>``
-  in both outputs before they are compared.
+  (or by the regex's group 1, if it has a group) in both outputs before they are compared.
 
 MindSpore's outputs are cached in pytest's cache, keyed by the script, the runner and the
 MindSpore and numpy versions (set ``TFSPORE_PARITY_NO_CACHE=1`` to always rerun them).
@@ -272,8 +272,9 @@ def _write_mnist(root: Path) -> None:
 
 
 def _masked(script: SeedScript, text: str) -> str:
+    """The text with each mask's matches replaced by ``<masked>``, or by its group 1 if it has one."""
     for mask in script.masks:
-        text = mask.sub("<masked>", text)
+        text = mask.sub((lambda m: m.group(1)) if mask.groups else "<masked>", text)
     return text
 
 

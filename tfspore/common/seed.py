@@ -75,6 +75,8 @@ def set_seed(seed: int) -> None:
         _GLOBAL_SEED = seed
         _INIT_COUNTER = 0
         _OP_COUNTER = 0
+    from tfspore.dataset.core import config as _ds_config  # pylint: disable=import-outside-toplevel
+    _ds_config.set_seed(seed)  # as MindSpore, the global seed also seeds the dataset pipeline
 
 
 def get_seed() -> Optional[int]:

@@ -55,7 +55,12 @@ class ReLU(_Elementwise):
 
 
 class ReLU6(_Elementwise):
-    """``min(max(x, 0), 6)``."""
+    """``min(max(x, 0), 6)``.
+
+    Example:
+        >>> ReLU6()
+        ReLU6()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -72,6 +77,10 @@ class LeakyReLU(_Elementwise):
 
     Raises:
         TypeError: when ``alpha`` is not a number.
+
+    Example:
+        >>> LeakyReLU(0.1)
+        LeakyReLU()
     """
 
     def __init__(self, alpha: float = 0.2) -> None:
@@ -88,6 +97,10 @@ class ELU(_Elementwise):
 
     Args:
         alpha: the scale of the negative part.
+
+    Example:
+        >>> ELU()
+        ELU()
     """
 
     def __init__(self, alpha: float = 1.0) -> None:
@@ -100,7 +113,12 @@ class ELU(_Elementwise):
 
 
 class SiLU(_Elementwise):
-    """``x * sigmoid(x)``."""
+    """``x * sigmoid(x)``.
+
+    Example:
+        >>> SiLU()
+        SiLU()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -125,7 +143,12 @@ class Tanh(_Elementwise):
 
 
 class Sigmoid(_Elementwise):
-    """Logistic sigmoid ``1 / (1 + exp(-x))``."""
+    """Logistic sigmoid ``1 / (1 + exp(-x))``.
+
+    Example:
+        >>> Sigmoid()
+        Sigmoid()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -135,7 +158,12 @@ class Sigmoid(_Elementwise):
 
 
 class Softsign(_Elementwise):
-    """``x / (1 + |x|)``."""
+    """``x / (1 + |x|)``.
+
+    Example:
+        >>> Softsign()
+        Softsign()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -145,7 +173,12 @@ class Softsign(_Elementwise):
 
 
 class HSwish(_Elementwise):
-    """Hard swish ``x * relu6(x + 3) / 6``."""
+    """Hard swish ``x * relu6(x + 3) / 6``.
+
+    Example:
+        >>> HSwish()
+        HSwish()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -155,7 +188,12 @@ class HSwish(_Elementwise):
 
 
 class HSigmoid(_Elementwise):
-    """Hard sigmoid ``relu6(x + 3) / 6``."""
+    """Hard sigmoid ``relu6(x + 3) / 6``.
+
+    Example:
+        >>> HSigmoid()
+        HSigmoid()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -165,7 +203,12 @@ class HSigmoid(_Elementwise):
 
 
 class LogSigmoid(_Elementwise):
-    """``log(sigmoid(x))``."""
+    """``log(sigmoid(x))``.
+
+    Example:
+        >>> LogSigmoid()
+        LogSigmoid()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -175,7 +218,12 @@ class LogSigmoid(_Elementwise):
 
 
 class Mish(_Elementwise):
-    """``x * tanh(softplus(x))``."""
+    """``x * tanh(softplus(x))``.
+
+    Example:
+        >>> Mish()
+        Mish()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -192,6 +240,10 @@ class GELU(_Elementwise):
 
     Raises:
         TypeError: when ``approximate`` is not a bool.
+
+    Example:
+        >>> GELU(approximate=False)
+        GELU()
     """
 
     def __init__(self, approximate: bool = True) -> None:
@@ -204,7 +256,12 @@ class GELU(_Elementwise):
 
 
 class FastGelu(_Elementwise):
-    """Fast GELU: ``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``."""
+    """Fast GELU: ``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``.
+
+    Example:
+        >>> FastGelu()
+        FastGelu()
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -238,6 +295,10 @@ class Softmax(_Elementwise):
 
     Raises:
         TypeError: when ``axis`` is not an int or a tuple of ints.
+
+    Example:
+        >>> Softmax(axis=0)
+        Softmax()
     """
 
     def __init__(self, axis: int | tuple = -1) -> None:
@@ -256,6 +317,10 @@ class LogSoftmax(_Elementwise):
 
     Raises:
         TypeError: when ``axis`` is not an int.
+
+    Example:
+        >>> LogSoftmax()
+        LogSoftmax()
     """
 
     def __init__(self, axis: int = -1) -> None:
