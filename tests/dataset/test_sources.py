@@ -1,5 +1,4 @@
 """File sources: MnistDataset, Cifar10Dataset, Cifar100Dataset, ImageFolderDataset, TFRecordDataset, TFDSDataset."""
-import io
 import struct
 
 import numpy as np

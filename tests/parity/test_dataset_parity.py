@@ -18,7 +18,6 @@ import os
 import shutil
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -279,7 +278,8 @@ EAGER = {
     "decode_jpeg": (op("vision.Decode"), [{"encoded": "JPEG", "random": [16, 24, 3], "seed": 20}]),
     # generic transforms
     "typecast_int32": (op("transforms.TypeCast", {"mstype": "int32"}), [{"array": [1, 2, 3], "dtype": "uint32"}]),
-    "typecast_float16": (op("transforms.TypeCast", {"np_dtype": "float16"}), [{"array": [1.5, -2.25], "dtype": "float64"}]),
+    "typecast_float16": (op("transforms.TypeCast", {"np_dtype": "float16"}),
+                         [{"array": [1.5, -2.25], "dtype": "float64"}]),
     "typecast_float_to_int": (op("transforms.TypeCast", {"mstype": "int32"}),
                               [{"array": [1.7, -2.7, 3.5], "dtype": "float32"}]),
     "onehot_int32": (op("transforms.OneHot", 5), [{"array": 3, "dtype": "int32"}]),

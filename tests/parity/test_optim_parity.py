@@ -116,6 +116,7 @@ CASES = {
                                                  weight_decay=0.01, loss_scale=2.0),
     "rmsprop_groups": lambda nn, p: nn.RMSProp(_groups(p, lr=0.005), _exp_schedule(nn), momentum=0.9),
     "adagrad": lambda nn, p: nn.Adagrad(p, accum=0.2, learning_rate=0.05, weight_decay=0.01),
+    "adagrad_no_update_slots": lambda nn, p: nn.Adagrad(p, accum=0.5, learning_rate=0.05, update_slots=False),
     "adagrad_groups": lambda nn, p: nn.Adagrad(_groups(p, lr=0.1), learning_rate=[0.05, 0.04, 0.03, 0.02, 0.01]),
     "proximal_adagrad": lambda nn, p: nn.ProximalAdagrad(p, accum=0.2, learning_rate=0.05, l1=0.01, l2=0.02),
     "adadelta": lambda nn, p: nn.Adadelta(p, learning_rate=0.5, rho=0.8, epsilon=1e-4, weight_decay=0.01),
@@ -132,7 +133,7 @@ CASES = {
 }
 
 # The ones also run with tfspore in GRAPH_MODE (each optimizer call then runs a compiled tf.function).
-GRAPH_CASES = ["adam_amsgrad", "adam_groups_dynamic", "adam_weight_decay_groups", "rmsprop_centered",
+GRAPH_CASES = ["adam_amsgrad", "adam_groups_dynamic", "lazy_adam", "adam_weight_decay_groups", "rmsprop_centered",
                "adagrad_groups", "adadelta_schedule", "adamax_groups", "ftrl", "momentum_groups_dynamic"]
 
 

@@ -9,7 +9,7 @@ Example:
     >>> transforms.TypeCast(ms.int32)(np.array([1], np.uint32)).dtype
     dtype('int32')
 """
-from tfspore.dataset.transforms import transforms
+from tfspore.dataset.transforms import transforms  # noqa: F401  (MindSpore exposes the submodule)
 from tfspore.dataset.transforms._base import PyTensorOperation, TensorOperation
 from tfspore.dataset.transforms.transforms import (Compose, Concatenate, Duplicate, Fill, OneHot, RandomApply,
                                                    RandomChoice, TypeCast, not_random)

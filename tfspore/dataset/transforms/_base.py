@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import numbers
 import threading
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import tensorflow as tf

@@ -17,7 +17,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.dataset.transforms import _checks as c
-from tfspore.dataset.transforms._base import FuncWrapper, TensorOperation, apply_op, to_np_dtype, to_tf_dtype
+from tfspore.dataset.transforms._base import TensorOperation, apply_op, to_np_dtype, to_tf_dtype
 
 __all__ = ["TypeCast", "OneHot", "Compose", "Duplicate", "Fill", "Concatenate", "RandomApply", "RandomChoice",
            "not_random"]

@@ -10,7 +10,7 @@ Example:
     >>> vision.Resize((32, 32), Inter.LINEAR)(np.zeros((28, 28, 1), np.uint8)).shape
     (32, 32, 1)
 """
-from tfspore.dataset.vision import transforms, utils
+from tfspore.dataset.vision import transforms, utils  # noqa: F401  (MindSpore exposes the submodules)
 from tfspore.dataset.vision.transforms import (CenterCrop, ConvertColor, Crop, Decode, Grayscale, HorizontalFlip,
                                                HWC2CHW, Normalize, Pad, RandomColorAdjust, RandomCrop,
                                                RandomHorizontalFlip, RandomResizedCrop, RandomRotation,

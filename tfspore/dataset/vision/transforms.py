@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import tensorflow as tf
@@ -93,8 +93,6 @@ class Decode(ImageTensorOperation):
         (4, 6, 3)
     """
 
-    _BYTE_TABLE = None
-
     def __init__(self, to_pil: bool = False) -> None:
         super().__init__()
         c.check_type(to_pil, (bool,), "to_pil", "Decode")
@@ -117,16 +115,19 @@ class Decode(ImageTensorOperation):
             return Image.fromarray(out)
         return out
 
-    @classmethod
-    def _bytes_table(cls) -> tf.Tensor:
-        return tf.constant([bytes([i]) for i in range(256)])
-
     @staticmethod
     def _to_string(data: tf.Tensor) -> tf.Tensor:
+        """The bytes of a 1-D uint8 tensor as a string scalar.
+
+        A serialized TensorProto of a uint8 tensor ends with its raw content, so the last
+        ``size`` bytes are the data (one copy, no per-byte ops).
+        """
         if data.dtype == tf.string:
             return tf.reshape(data, [])
-        table = Decode._bytes_table()
-        return tf.strings.reduce_join(tf.gather(table, tf.cast(tf.reshape(data, [-1]), tf.int32)))
+        data = tf.reshape(tf.cast(data, tf.uint8), [-1])
+        proto = tf.io.serialize_tensor(data)
+        size = tf.size(data)
+        return tf.strings.substr(proto, tf.strings.length(proto) - size, size)
 
     def _apply(self, data: tf.Tensor) -> tf.Tensor:
         if data.shape.rank is not None and data.dtype != tf.string and data.shape.rank != 1:

@@ -134,8 +134,7 @@ class LARS(Optimizer):
         lr = self._get_lr() if self.use_clip else self.learning_rate
         weight_decay = self.get_weight_decay()
         if self.need_scale:
-            gradients = tuple(_wrap(_as(g, _tf(g).dtype) * tf.cast(self.reciprocal_scale, _tf(g).dtype))
-                              for g in gradients)
+            gradients = tuple(_wrap(_tf(g) * tf.cast(self.reciprocal_scale, _tf(g).dtype)) for g in gradients)
         new_grads = []
         for i, (grad, param) in enumerate(zip(gradients, params)):
             if not self.lars_flag[i]:
