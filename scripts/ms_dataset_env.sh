@@ -22,10 +22,12 @@ if [ "${TFSPORE_MSDS_SKIP:-0}" != "1" ] \
     # Keep the environment out of git without touching the repository's .gitignore.
     printf '*\n' > "$_msds_venv/.gitignore"
     if "$_msds_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-            "mindspore==2.10.0" "numpy<2" pillow; then
+            "mindspore==2.10.0" "numpy<2" pillow > "$_msds_venv/.install.log" 2>&1; then
         printf '%s\n' "$_msds_want" > "$_msds_stamp"
     else
-        echo "warning: could not set up $_msds_venv; the dataset parity tests will fail" >&2
+        tail -n 20 "$_msds_venv/.install.log" >&2
+        echo "warning: could not set up $_msds_venv (log: $_msds_venv/.install.log);" \
+             "the dataset parity tests will fail" >&2
     fi
 fi
 unset _msds_root _msds_venv _msds_want _msds_stamp

@@ -324,6 +324,17 @@ def test_errors(make, error, match):
         make([_param([1.0], "w")])
 
 
+def test_adagrad_update_slots_false_keeps_the_accumulator(mode):
+    """As documented (MindSpore 2.10's CPU kernel updates ``accum`` anyway)."""
+    w = _param([1.0, 2.0], "w")
+    opt = nn.Adagrad([w], accum=0.25, learning_rate=0.1, update_slots=False)
+    for _ in range(2):
+        opt(_grads([0.5, -1.0]))
+    np.testing.assert_array_equal(opt.accum[0].asnumpy(), [0.25, 0.25])
+    np.testing.assert_allclose(w.asnumpy(), [1.0 - 2 * 0.1 * 0.5 / np.sqrt(0.25 + 1e-8),
+                                             2.0 + 2 * 0.1 * 1.0 / np.sqrt(0.25 + 1e-8)], rtol=1e-6)
+
+
 def test_adadelta_needs_a_tuple_of_tensors():
     opt = nn.Adadelta([_param([1.0], "w")])
     with pytest.raises(TypeError, match="must be a tuple of Tensor"):

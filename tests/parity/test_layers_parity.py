@@ -450,6 +450,10 @@ def test_container_names_and_repr():
 
 
 # ------------------------------------------------------------------------------- bad arguments
+def _fw(nn):
+    return ms if nn is mnn else ts
+
+
 BAD_ARGS = [
     # (id, call(nn), tokens that the tfspore message must contain: the layer, the argument, the value)
     ("conv2d_neg_in", lambda nn: nn.Conv2d(-1, 4, 3), ("Conv2d", "in_channels", "-1")),
@@ -554,7 +558,7 @@ BAD_ARGS = [
     ("embedding_float", lambda nn: nn.Embedding(2.0, 3), ("Embedding", "vocab_size", "float")),
     ("embedding_one_hot", lambda nn: nn.Embedding(2, 3, use_one_hot=1), ("Embedding", "use_one_hot", "int")),
     ("embedding_padding_idx", lambda nn: nn.Embedding(4, 3, padding_idx=4), ("Embedding", "padding_idx", "4")),
-    ("embedding_dtype", lambda nn: nn.Embedding(4, 3, dtype=ms.bool_ if nn is mnn else ts.bool_),
+    ("embedding_dtype", lambda nn: nn.Embedding(4, 3, dtype=_fw(nn).bool_),
      ("Embedding", "dtype", "Bool")),
     ("pad_mode", lambda nn: nn.Pad(((1, 1),), mode="X"), ("Pad", "mode", "X")),
     ("pad_list", lambda nn: nn.Pad([[1, 1]]), ("Pad", "paddings", "list")),
@@ -566,6 +570,7 @@ BAD_ARGS = [
     ("prelu_w_ints", lambda nn: nn.PReLU(2, [1, 2]), ("PReLU", "'w'", "1")),
     ("gelu_approximate", lambda nn: nn.GELU(approximate=1), ("GELU", "approximate", "1")),
     ("softmax_axis", lambda nn: nn.Softmax(axis=1.5), ("Softmax", "axis", "1.5")),
+    ("elu_alpha_at_call", lambda nn: nn.ELU(0.5)(_fw(nn).Tensor(np.ones(2, np.float32))), ("ELU", "alpha", "0.5")),
     ("hardtanh_range", lambda nn: nn.Hardtanh(1.0, 0.0), ("Hardtanh", "min_val", "1.0")),
     ("get_activation", lambda nn: nn.get_activation("nope"), ("name", "nope")),
     ("sequential_dict", lambda nn: nn.SequentialCell({"a": nn.ReLU()}), ("SequentialCell", "args[0]", "dict")),

@@ -382,8 +382,9 @@ class RandomResizedCrop(ImageTensorOperation):
             aspect = tf.fill([n], self.ratio[0])
         else:
             aspect = tf.exp(self._uniform([n], log_lo, log_hi))
-        cw = tf.cast(tf.round(tf.sqrt(target * aspect)), tf.int32)
-        ch = tf.cast(tf.round(tf.sqrt(target / aspect)), tf.int32)
+        cw_f = tf.round(tf.sqrt(target * aspect))
+        cw = tf.cast(cw_f, tf.int32)
+        ch = tf.cast(tf.round(cw_f / aspect), tf.int32)  # MindSpore derives the height from the width
         fits = tf.logical_and(tf.logical_and(cw > 0, ch > 0), tf.logical_and(cw <= width, ch <= height))
         u_top = self._uniform([n])
         u_left = self._uniform([n])

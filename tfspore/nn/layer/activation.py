@@ -96,7 +96,11 @@ class ELU(_Elementwise):
     """Exponential linear unit: ``x`` for ``x > 0``, else ``alpha * (exp(x) - 1)``.
 
     Args:
-        alpha: the scale of the negative part.
+        alpha: the scale of the negative part; as in MindSpore, only 1.0 is supported.
+
+    Raises:
+        TypeError: when ``alpha`` is not a number.
+        ValueError: at call time, when ``alpha`` is not 1.0.
 
     Example:
         >>> ELU()
@@ -108,8 +112,10 @@ class ELU(_Elementwise):
         self.alpha = validator.check_float(alpha, "alpha", self.cls_name)
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
-        a = tf.cast(self.alpha, x.dtype)
-        return tf.where(x > 0, x, a * tf.math.expm1(tf.minimum(x, 0)))
+        if self.alpha != 1.0:
+            raise ValueError(f"For '{self.cls_name}', the 'alpha' must be 1.0 (the only value MindSpore's Elu "
+                             f"supports), but got {self.alpha}.")
+        return tf.where(x > 0, x, tf.math.expm1(tf.minimum(x, 0)))
 
 
 class SiLU(_Elementwise):

@@ -40,21 +40,29 @@ _PAD_MODES = ("valid", "same", "pad")
 
 
 # ------------------------------------------------------------------------------------ kernels
-def _dilate_filter(filt: tf.Tensor, dh: int, dw: int) -> tf.Tensor:
-    """Insert zeros into an HWIO filter so that a dilation-1 convolution equals the dilated one.
+def _dilate_filter(filt: tf.Tensor, dilation: Sequence[int]) -> tf.Tensor:
+    """Insert zeros into a spatial-first filter (``(*k, in, out)``) so that a dilation-1 convolution equals
+    the dilated one.
 
-    Used on the NHWC fallback path, where some TensorFlow CPU builds do not differentiate dilated
-    convolutions.
+    Used on CPUs without oneDNN, whose TensorFlow kernels neither run dilated 3-D convolutions nor
+    differentiate dilated 2-D ones.
     """
-    kh, kw = filt.shape[0], filt.shape[1]
-    if dh > 1:
-        f = tf.pad(filt[:, None], [[0, 0], [0, dh - 1], [0, 0], [0, 0], [0, 0]])
-        filt = tf.reshape(f, [kh * dh, kw, filt.shape[2], filt.shape[3]])[:(kh - 1) * dh + 1]
-    if dw > 1:
-        kh2 = filt.shape[0]
-        f = tf.pad(filt[:, :, None], [[0, 0], [0, 0], [0, dw - 1], [0, 0], [0, 0]])
-        filt = tf.reshape(f, [kh2, kw * dw, filt.shape[2], filt.shape[3]])[:, :(kw - 1) * dw + 1]
+    for axis, d in enumerate(dilation):
+        if d <= 1:
+            continue
+        k = filt.shape[axis]
+        rest = filt.shape.as_list()
+        expanded = tf.expand_dims(filt, axis + 1)
+        pads = [[0, 0]] * (len(rest) + 1)
+        pads[axis + 1] = [0, d - 1]
+        merged = tf.reshape(tf.pad(expanded, pads), rest[:axis] + [k * d] + rest[axis + 1:])
+        filt = tf.gather(merged, tf.range((k - 1) * d + 1), axis=axis)
     return filt
+
+
+def _native_cpu_kernels() -> bool:
+    """Whether this CPU build runs grouped and dilated convolutions (oneDNN) or a GPU is in use."""
+    return gpu_visible() or nchw_supported("conv")
 
 
 def _spatial_pad(x: tf.Tensor, pads: Sequence[tuple[int, int]]) -> tf.Tensor:
@@ -86,8 +94,21 @@ def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padd
     dh, dw = dilation
     if nchw_supported("conv"):
         return tf.nn.conv2d(x, filt, [1, 1, sh, sw], padding, data_format="NCHW", dilations=[1, 1, dh, dw])
-    if not gpu_visible() and (dh > 1 or dw > 1):
-        filt = _dilate_filter(filt, dh, dw)
+    native = _native_cpu_kernels()
+    if group > 1 and not native:
+        cin = x.shape[1]
+        if group == cin and sh == sw:
+            # depthwise: TensorFlow's depthwise kernel has CPU gradients
+            mult = w.shape[0] // cin
+            dfilt = tf.transpose(tf.reshape(w, [cin, mult, w.shape[2], w.shape[3]]), [2, 3, 0, 1])
+            y = tf.nn.depthwise_conv2d(tf.transpose(x, [0, 2, 3, 1]), dfilt, [1, sh, sw, 1], padding,
+                                       dilations=[dh, dw])
+            return tf.transpose(y, [0, 3, 1, 2])
+        xs = tf.split(x, group, axis=1)
+        ws = tf.split(w, group, axis=0)
+        return tf.concat([conv2d_nchw(a, b, stride, dilation, padding, 1) for a, b in zip(xs, ws)], axis=1)
+    if not native and (dh > 1 or dw > 1):
+        filt = _dilate_filter(filt, (dh, dw))
         dh = dw = 1
     y = tf.nn.conv2d(tf.transpose(x, [0, 2, 3, 1]), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
     return tf.transpose(y, [0, 3, 1, 2])
@@ -105,6 +126,9 @@ def conv3d_ncdhw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, pad
     filt = tf.transpose(w, [2, 3, 4, 1, 0])
     if gpu_visible():
         return tf.nn.conv3d(x, filt, [1, 1, *stride], padding, data_format="NCDHW", dilations=[1, 1, *dilation])
+    if not _native_cpu_kernels() and max(dilation) > 1:
+        filt = _dilate_filter(filt, dilation)
+        dilation = (1, 1, 1)
     y = tf.nn.conv3d(tf.transpose(x, [0, 2, 3, 4, 1]), filt, [1, *stride, 1], padding, dilations=[1, *dilation, 1])
     return tf.transpose(y, [0, 4, 1, 2, 3])
 
@@ -147,8 +171,8 @@ def conv2d_transpose_nchw(x: tf.Tensor, w: tf.Tensor, out_hw: tuple, stride: tup
         y = tf.nn.conv2d_transpose(x, filt, tf.stack([n, cout, oh, ow]), [1, 1, sh, sw], padding,
                                    data_format="NCHW", dilations=[1, 1, dh, dw])
     else:
-        if not gpu_visible() and (dh > 1 or dw > 1):
-            filt = _dilate_filter(filt, dh, dw)
+        if not _native_cpu_kernels() and (dh > 1 or dw > 1):
+            filt = _dilate_filter(filt, (dh, dw))
             dh = dw = 1
         y = tf.nn.conv2d_transpose(tf.transpose(x, [0, 2, 3, 1]), filt, tf.stack([n, oh, ow, cout]), [1, sh, sw, 1],
                                    padding, dilations=[1, dh, dw, 1])

@@ -1,6 +1,7 @@
 """``Adagrad``: adaptive sub-gradient steps (MindSpore's ``nn.Adagrad``, its ``ApplyAdagrad`` kernel).
 
-Per parameter: ``accum += g * g`` (with ``update_slots``), then ``param -= lr * g / sqrt(accum)``.
+Per parameter: ``accum += g * g`` (with ``update_slots``), then
+``param -= lr * g / sqrt(accum + 1e-8)`` (MindSpore's kernel adds the 1e-8 for stability).
 ``accum.<name>`` starts at the ``accum`` argument.
 
 Example:
@@ -20,6 +21,8 @@ from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_r
 
 __all__ = ["Adagrad"]
 
+_EPS = 1e-8
+
 
 def _check_param_value(accum: Any, update_slots: Any, prim_name: str | None = None) -> None:
     validator.check_value_type("accum", accum, [float], prim_name)
@@ -36,7 +39,7 @@ def _apply_adagrad(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: An
         ops.append(accum.assign(accum_new, read_value=False))
     else:
         accum_new = tf.convert_to_tensor(accum)
-    ops.append(var.assign_sub(_as(lr, dt) * g / tf.sqrt(accum_new), read_value=False))
+    ops.append(var.assign_sub(_as(lr, dt) * g / tf.sqrt(accum_new + tf.constant(_EPS, dt)), read_value=False))
     return _success(ops)
 
 
@@ -47,7 +50,7 @@ class Adagrad(Optimizer):
         params: a list of Parameters or of parameter-group dicts.
         accum: the initial accumulator value, a float >= 0.
         learning_rate: a float, list, Tensor or learning-rate schedule Cell.
-        update_slots: update the accumulator.
+        update_slots: update the accumulator (when False, ``accum`` stays at its initial value).
         loss_scale: gradients are divided by it.
         weight_decay: a number, or a Cell of ``global_step``.
 
