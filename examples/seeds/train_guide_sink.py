@@ -11,12 +11,18 @@ modules) and the context has no ``device_target="Ascend"``.
 With sink mode each epoch runs 1000 steps inside one compiled loop and LossMonitor prints once
 per sink, as on Ascend. MindSpore's CPU build runs sink mode as non-sink, so the expected lines
 come from MindSpore 2.10 on CPU running the same 2000 steps without sink, over the dataset
-repeated 500 times per epoch, with ``LossMonitor(1000)``.
+repeated 500 times per epoch, with ``LossMonitor(1000)`` (about 9 minutes on 2 CPU cores,
+hence recorded). After 1000 steps on 64 random images the loss is close to 0 and its value
+depends on rounding (MindSpore gives 2.5e-4 and 1.0e-4, tfspore 1.2e-4 and 6.0e-5), so the
+comparison masks the loss values and checks the printed lines and step numbers.
 """
 # parity: modes=graph
 # parity: data=mnist
 # parity: no-mindspore=MindSpore's CPU build runs dataset_sink_mode=True as non-sink (spec/train-loop.md 3.2); the expected lines are MindSpore 2.10 CPU's output of the same 2000 steps run without sink over the repeated dataset with LossMonitor(1000), i.e. what a real sink prints
-# parity: expected-stdout============== Starting Training ==============
+# parity: mask=(loss is )\S+
+# parity: expected-stdout=============== Starting Training ==============
+# parity: expected-stdout=epoch: 1 step: 1000, loss is 0.0002503764408174902
+# parity: expected-stdout=epoch: 2 step: 1000, loss is 0.00010499791096663103
 import argparse
 import os
 

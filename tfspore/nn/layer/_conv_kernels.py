@@ -1,0 +1,172 @@
+"""The convolution kernels behind the conv layers: channels-first data, MindSpore's weight layouts.
+
+TensorFlow's CPU kernels take NCHW only with oneDNN (``tfspore.ops.function._layout`` probes
+it); elsewhere the data is transposed to channels-last and back. CPUs without oneDNN also lack
+grouped-convolution gradients and dilated 3-D convolutions, so there the groups are split (or
+run as a depthwise convolution) and the filters dilated with zeros.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfspore.ops.function._layout import gpu_visible, nchw_supported
+
+__all__ = []
+
+
+def _dilate_filter(filt: tf.Tensor, dilation: Sequence[int]) -> tf.Tensor:
+    """Insert zeros into a spatial-first filter (``(*k, in, out)``) so that a dilation-1 convolution equals
+    the dilated one.
+
+    Used on CPUs without oneDNN, whose TensorFlow kernels neither run dilated 3-D convolutions nor
+    differentiate dilated 2-D ones.
+    """
+    for axis, d in enumerate(dilation):
+        if d <= 1:
+            continue
+        k = filt.shape[axis]
+        rest = filt.shape.as_list()
+        expanded = tf.expand_dims(filt, axis + 1)
+        pads = [[0, 0]] * (len(rest) + 1)
+        pads[axis + 1] = [0, d - 1]
+        merged = tf.reshape(tf.pad(expanded, pads), rest[:axis] + [k * d] + rest[axis + 1:])
+        filt = tf.gather(merged, tf.range((k - 1) * d + 1), axis=axis)
+    return filt
+
+
+def _native_cpu_kernels() -> bool:
+    """Whether this CPU build runs grouped and dilated convolutions (oneDNN) or a GPU is in use."""
+    return gpu_visible() or nchw_supported("conv")
+
+
+def _spatial_pad(x: tf.Tensor, pads: Sequence[tuple[int, int]]) -> tf.Tensor:
+    """Zero-pad the trailing spatial dims of a channels-first tensor."""
+    if not any(lo or hi for lo, hi in pads):
+        return x
+    return tf.pad(x, [[0, 0], [0, 0]] + [list(p) for p in pads])
+
+
+def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padding: Any, group: int) -> tf.Tensor:
+    """2-D convolution of NCHW ``x`` with weight ``(out, in/group, kh, kw)``.
+
+    Args:
+        x: the input.
+        w: the weight.
+        stride: ``(sh, sw)``.
+        dilation: ``(dh, dw)``.
+        padding: ``'SAME'``, ``'VALID'`` or ``((top, bottom), (left, right))``.
+        group: the number of groups.
+
+    Returns:
+        The NCHW output.
+    """
+    if not isinstance(padding, str):
+        x = _spatial_pad(x, padding)
+        padding = "VALID"
+    filt = tf.transpose(w, [2, 3, 1, 0])
+    sh, sw = stride
+    dh, dw = dilation
+    if nchw_supported("conv"):
+        return tf.nn.conv2d(x, filt, [1, 1, sh, sw], padding, data_format="NCHW", dilations=[1, 1, dh, dw])
+    native = _native_cpu_kernels()
+    if group > 1 and not native:
+        cin = x.shape[1]
+        if group == cin and sh == sw:
+            # depthwise: TensorFlow's depthwise kernel has CPU gradients
+            mult = w.shape[0] // cin
+            dfilt = tf.transpose(tf.reshape(w, [cin, mult, w.shape[2], w.shape[3]]), [2, 3, 0, 1])
+            y = tf.nn.depthwise_conv2d(tf.transpose(x, [0, 2, 3, 1]), dfilt, [1, sh, sw, 1], padding,
+                                       dilations=[dh, dw])
+            return tf.transpose(y, [0, 3, 1, 2])
+        xs = tf.split(x, group, axis=1)
+        ws = tf.split(w, group, axis=0)
+        return tf.concat([conv2d_nchw(a, b, stride, dilation, padding, 1) for a, b in zip(xs, ws)], axis=1)
+    if not native and (dh > 1 or dw > 1):
+        filt = _dilate_filter(filt, (dh, dw))
+        dh = dw = 1
+    y = tf.nn.conv2d(tf.transpose(x, [0, 2, 3, 1]), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
+    return tf.transpose(y, [0, 3, 1, 2])
+
+
+def conv3d_ncdhw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padding: Any, group: int) -> tf.Tensor:
+    """3-D convolution of NCDHW ``x`` with weight ``(out, in/group, kd, kh, kw)`` (groups split)."""
+    if not isinstance(padding, str):
+        x = _spatial_pad(x, padding)
+        padding = "VALID"
+    if group > 1:
+        xs = tf.split(x, group, axis=1)
+        ws = tf.split(w, group, axis=0)
+        return tf.concat([conv3d_ncdhw(a, b, stride, dilation, padding, 1) for a, b in zip(xs, ws)], axis=1)
+    filt = tf.transpose(w, [2, 3, 4, 1, 0])
+    if gpu_visible():
+        return tf.nn.conv3d(x, filt, [1, 1, *stride], padding, data_format="NCDHW", dilations=[1, 1, *dilation])
+    if not _native_cpu_kernels() and max(dilation) > 1:
+        filt = _dilate_filter(filt, dilation)
+        dilation = (1, 1, 1)
+    y = tf.nn.conv3d(tf.transpose(x, [0, 2, 3, 4, 1]), filt, [1, *stride, 1], padding, dilations=[1, *dilation, 1])
+    return tf.transpose(y, [0, 4, 1, 2, 3])
+
+
+def conv2d_transpose_nchw(x: tf.Tensor, w: tf.Tensor, out_hw: tuple, stride: tuple, dilation: tuple,
+                          padding: Any, group: int) -> tf.Tensor:
+    """Transposed 2-D convolution (the input gradient of a convolution) of NCHW ``x``.
+
+    Args:
+        x: the input ``(N, C_in, H, W)``.
+        w: the weight ``(C_in, C_out/group, kh, kw)``.
+        out_hw: the output spatial size.
+        stride: ``(sh, sw)``.
+        dilation: ``(dh, dw)``.
+        padding: ``'SAME'``, ``'VALID'`` or ``((top, bottom), (left, right))``: the padding of the
+            forward convolution whose input gradient this is.
+        group: the number of groups.
+
+    Returns:
+        The NCHW output ``(N, C_out, *out_hw)``.
+    """
+    if group > 1:
+        xs = tf.split(x, group, axis=1)
+        ws = tf.split(w, group, axis=0)
+        return tf.concat([conv2d_transpose_nchw(a, b, out_hw, stride, dilation, padding, 1)
+                          for a, b in zip(xs, ws)], axis=1)
+    crop = None
+    oh, ow = out_hw
+    if not isinstance(padding, str):
+        (pt, pb), (pl, pr) = padding
+        crop = (pt, pl)
+        oh, ow = oh + pt + pb, ow + pl + pr
+        padding = "VALID"
+    filt = tf.transpose(w, [2, 3, 1, 0])  # (kh, kw, out, in)
+    n = tf.shape(x)[0]
+    cout = w.shape[1]
+    sh, sw = stride
+    dh, dw = dilation
+    if nchw_supported("conv_transpose"):
+        y = tf.nn.conv2d_transpose(x, filt, tf.stack([n, cout, oh, ow]), [1, 1, sh, sw], padding,
+                                   data_format="NCHW", dilations=[1, 1, dh, dw])
+    else:
+        if not _native_cpu_kernels() and (dh > 1 or dw > 1):
+            filt = _dilate_filter(filt, (dh, dw))
+            dh = dw = 1
+        y = tf.nn.conv2d_transpose(tf.transpose(x, [0, 2, 3, 1]), filt, tf.stack([n, oh, ow, cout]), [1, sh, sw, 1],
+                                   padding, dilations=[1, dh, dw, 1])
+        y = tf.transpose(y, [0, 3, 1, 2])
+    if crop is not None:
+        y = y[:, :, crop[0]:crop[0] + out_hw[0], crop[1]:crop[1] + out_hw[1]]
+    return y
+
+
+def deconv_length(pad_mode: str, size: int, kernel: int, stride: int, dilation: int, pad_sum: int) -> int:
+    """MindSpore's output length of a transposed convolution."""
+    k = kernel + (kernel - 1) * (dilation - 1)
+    if pad_mode == "valid":
+        return size * stride + max(k - stride, 0)
+    if pad_mode == "same":
+        return size * stride
+    return size * stride - pad_sum + k - stride
+
+
+def add_bias(y: tf.Tensor, bias: tf.Tensor) -> tf.Tensor:
+    return y + tf.reshape(bias, [1, -1] + [1] * (y.shape.rank - 2))
