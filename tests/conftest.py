@@ -26,3 +26,12 @@ def mode(request):
     """Run a test in both execution modes."""
     ms.set_context(mode=request.param)
     return request.param
+
+
+@pytest.fixture(scope="session")
+def mirrored_strategy():
+    """One two-replica MirroredStrategy per process: TF's collective instance keys are per process,
+    and a second strategy's collectives can collide with the first one's."""
+    devices = [d.name for d in tf.config.list_logical_devices("CPU")][:2]
+    assert len(devices) == 2, "the logical CPU configuration above gives two devices"
+    return tf.distribute.MirroredStrategy(devices)

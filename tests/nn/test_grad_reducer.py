@@ -9,12 +9,6 @@ from tfspore.nn.wrap.grad_reducer import DistributedGradReducer
 from tfspore.parallel._utils import _get_device_num, _get_parallel_mode
 
 
-def _two_cpus():
-    devices = [d.name for d in tf.config.list_logical_devices("CPU")]
-    assert len(devices) >= 2, "tests/conftest.py configures two logical CPUs"
-    return devices[:2]
-
-
 def test_reducer_is_identity_outside_a_strategy():
     p = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="w")
     reducer = DistributedGradReducer([p], mean=True, degree=1)
@@ -23,8 +17,8 @@ def test_reducer_is_identity_outside_a_strategy():
     np.testing.assert_allclose(out[0].asnumpy(), [1.0, 2.0])
 
 
-def test_reducer_sums_and_averages_over_replicas():
-    strategy = tf.distribute.MirroredStrategy(_two_cpus())
+def test_reducer_sums_and_averages_over_replicas(mirrored_strategy):
+    strategy = mirrored_strategy
     with strategy.scope():
         p = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="w")
         mean_r = DistributedGradReducer([p], mean=True)

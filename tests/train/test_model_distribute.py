@@ -27,11 +27,10 @@ def _train(strategy, epochs=2):
     return net, model
 
 
-def test_mirrored_training_equals_single_device_with_gradients_mean():
+def test_mirrored_training_equals_single_device_with_gradients_mean(mirrored_strategy):
     ms.set_auto_parallel_context(gradients_mean=True)
     try:
-        devices = [d.name for d in tf.config.list_logical_devices("CPU")][:2]
-        strategy = tf.distribute.MirroredStrategy(devices)
+        strategy = mirrored_strategy
         dist_net, model = _train(strategy)
         assert type(model.train_network.grad_reducer).__name__ == "DistributedGradReducer"
         replicas = [v.numpy() for v in dist_net.weight._var.values]
