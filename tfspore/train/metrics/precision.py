@@ -53,29 +53,19 @@ def _binarize(metric: EvaluationBase, name: str, inputs: tuple) -> tuple[np.ndar
     return y_pred, y
 
 
-class Precision(EvaluationBase):
-    r"""Precision :math:`TP / (TP + FP)` per class, or averaged over the classes.
+class _PerClassRatio(EvaluationBase):
+    """Counts true positives over a per-class denominator; Precision and Recall differ only in it."""
 
-    For ``'classification'`` the prediction is the argmax of the scores. For ``'multilabel'`` the
-    predictions and labels are 0/1 and each update adds one value per sample.
-
-    Args:
-        eval_type: ``'classification'`` (default) or ``'multilabel'``.
-
-    Raises:
-        TypeError: for another ``eval_type``.
-
-    Example:
-        >>> import numpy as np
-        >>> from tfspore.train import Precision
-        >>> Precision()(np.array([[0.2, 0.5], [0.3, 0.1]]), np.array([1, 1]))
-        array([0., 1.])
-    """
+    _label = ""
 
     def __init__(self, eval_type: str = "classification") -> None:
         super().__init__(eval_type)
         self.eps = sys.float_info.min
         self.clear()
+
+    @staticmethod
+    def _denominator(y_pred: np.ndarray, y: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
 
     def clear(self) -> None:
         """Reset the counts."""
@@ -99,8 +89,8 @@ class Precision(EvaluationBase):
         Raises:
             ValueError: for a wrong number of inputs, mismatched shapes or class counts.
         """
-        y_pred, y = _binarize(self, "Precision", inputs)
-        positives = y_pred.sum(axis=0)
+        y_pred, y = _binarize(self, self._label, inputs)
+        positives = self._denominator(y_pred, y)
         true_positives = (y * y_pred).sum(axis=0)
         if self._type == "multilabel":
             self._true_positives_average += np.sum(true_positives / (positives + self.eps))
@@ -112,7 +102,7 @@ class Precision(EvaluationBase):
             self._positives += positives
 
     def eval(self, average: bool = False) -> Any:
-        """The precision.
+        """The ratio per class.
 
         Args:
             average: return the mean over the classes instead of one value per class.
@@ -125,9 +115,9 @@ class Precision(EvaluationBase):
             TypeError: when ``average`` is not a bool.
         """
         if self._class_num == 0:
-            raise RuntimeError("The 'Precision' can not be calculated, because the number of samples is 0, please "
-                               "check whether your inputs (predicted value, true value) are empty, or has called "
-                               "update method before calling eval method.")
+            raise RuntimeError(f"The '{self._label}' can not be calculated, because the number of samples is 0, "
+                               "please check whether your inputs (predicted value, true value) are empty, or has "
+                               "called update method before calling eval method.")
         validator.check_value_type(average, [bool], "average", self.__class__.__name__)
         result = self._true_positives / (self._positives + self.eps)
         if average:
@@ -135,3 +125,29 @@ class Precision(EvaluationBase):
                 result = self._true_positives_average / (self._positives_average + self.eps)
             return result.mean()
         return result
+
+
+class Precision(_PerClassRatio):
+    r"""Precision :math:`TP / (TP + FP)` per class, or averaged over the classes.
+
+    For ``'classification'`` the prediction is the argmax of the scores. For ``'multilabel'`` the
+    predictions and labels are 0/1 and each update adds one value per sample.
+
+    Args:
+        eval_type: ``'classification'`` (default) or ``'multilabel'``.
+
+    Raises:
+        TypeError: for another ``eval_type``.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.train import Precision
+        >>> Precision()(np.array([[0.2, 0.5], [0.3, 0.1]]), np.array([1, 1]))
+        array([0., 1.])
+    """
+
+    _label = "Precision"
+
+    @staticmethod
+    def _denominator(y_pred: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return y_pred.sum(axis=0)
