@@ -14,14 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.layer import _checkparam as validator
 from tfspore.train.metrics import _surface
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
 __all__ = ["MeanSurfaceDistance"]
 
 
-class MeanSurfaceDistance(Metric):
+class MeanSurfaceDistance(_surface.BoundaryDistance, Metric):
     """The mean surface distance between the boundaries of the regions labelled ``label_idx``.
 
     Args:
@@ -37,21 +36,9 @@ class MeanSurfaceDistance(Metric):
         >>> m = MeanSurfaceDistance(symmetric=True)
     """
 
-    def __init__(self, symmetric: bool = False, distance_metric: str = "euclidean") -> None:
-        super().__init__()
-        name = "MeanSurfaceDistance"
-        self.distance_metric_list = ["euclidean", "chessboard", "taxicab"]
-        distance_metric = validator.check_value_type(distance_metric, [str], "distance_metric", name)
-        self.distance_metric = validator.check_string(distance_metric, self.distance_metric_list, "distance_metric",
-                                                      name)
-        self.symmetric = validator.check_value_type(symmetric, [bool], "symmetric", name)
-        self.clear()
-
-    def clear(self) -> None:
-        """Forget the data."""
-        self._y_pred_edges = 0
-        self._y_edges = 0
-        self._is_update = False
+    _name = "MeanSurfaceDistance"
+    _inputs_error = "For 'MeanSurfaceDistance.update', it needs 3 inputs (predicted value, true value, label index), but got {}"
+    _label_error = ValueError
 
     @rearrange_inputs
     def update(self, *inputs: Any) -> None:
@@ -64,36 +51,12 @@ class MeanSurfaceDistance(Metric):
             ValueError: for a wrong number of inputs, a bad label index, or maps that are empty or of
                 different shapes.
         """
-        if len(inputs) != 3:
-            raise ValueError(f"For 'MeanSurfaceDistance.update', it needs 3 inputs (predicted value, true value, label "
-                             f"index), but got {len(inputs)}")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        label_idx = inputs[2]
-        _surface.check_label_inputs("MeanSurfaceDistance", y_pred, y, label_idx)
-        if y_pred.dtype != bool:
-            y_pred = y_pred == label_idx
-        if y.dtype != bool:
-            y = y == label_idx
-        self._y_pred_edges = _surface.edges(y_pred)
-        self._y_edges = _surface.edges(y)
-        self._is_update = True
+        self._update(inputs)
 
-    def eval(self) -> float:
-        """The mean surface distance (inf when a boundary is empty).
+    @staticmethod
+    def _reduce(dist: np.ndarray) -> Any:
+        return dist.mean()
 
-        Raises:
-            RuntimeError: when ``update`` was not called.
-        """
-        if self._is_update is False:
-            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
-        dist = _surface.surface_distance(self._y_pred_edges, self._y_edges, self.distance_metric)
-        if dist.shape == (0,):
-            return np.inf
-        avg = dist.mean()
-        if not self.symmetric:
-            return avg
-        contrary = _surface.surface_distance(self._y_edges, self._y_pred_edges, self.distance_metric)
-        if contrary.shape == (0,):
-            return np.inf
-        return np.mean((avg, contrary.mean()))
+    @staticmethod
+    def _combine(a: Any, b: Any) -> Any:
+        return np.mean((a, b))
