@@ -37,7 +37,8 @@ class MeanSurfaceDistance(_surface.BoundaryDistance, Metric):
     """
 
     _name = "MeanSurfaceDistance"
-    _inputs_error = "For 'MeanSurfaceDistance.update', it needs 3 inputs (predicted value, true value, label index), but got {}"
+    _inputs_error = ("For 'MeanSurfaceDistance.update', it needs 3 inputs (predicted value, true value, label index)"
+                     ", but got {}")
     _label_error = ValueError
 
     @rearrange_inputs

@@ -38,7 +38,8 @@ class RootMeanSquareDistance(_surface.BoundaryDistance, Metric):
     """
 
     _name = "RootMeanSquareDistance"
-    _inputs_error = "For 'RootMeanSquareDistance.update', it needs 3 inputs(predicted value, true value, label index), but got {}."
+    _inputs_error = ("For 'RootMeanSquareDistance.update', it needs 3 inputs(predicted value, true value, label index)"
+                     ", but got {}.")
     _label_error = TypeError
 
     @rearrange_inputs
