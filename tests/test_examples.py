@@ -37,29 +37,27 @@ def _load_example_module():
     return module
 
 
-def _read_events(summary_dir: Path):
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+def _tensorboard_data(summary_dir: Path):
+    """What TensorBoard serves from summary_dir: the tags of each dashboard, and the scalars as (step, value)."""
+    from tensorboard.backend.event_processing import plugin_event_multiplexer
     from tensorboard.util import tensor_util
 
-    files = [p for p in summary_dir.iterdir() if "tfevents" in p.name]
-    assert len(files) == 1, files
-    acc = EventAccumulator(str(files[0]), size_guidance={"tensors": 0, "scalars": 0})
-    acc.Reload()
-    tags = acc.Tags()
-    values = {}
-    for tag in ("loss", "accuracy"):
-        if tag in tags["tensors"]:
-            values[tag] = [(e.step, float(tensor_util.make_ndarray(e.tensor_proto))) for e in acc.Tensors(tag)]
-        else:
-            assert tag in tags["scalars"], tags
-            values[tag] = [(e.step, e.value) for e in acc.Scalars(tag)]
-    return values
+    assert any("tfevents" in p.name for p in summary_dir.iterdir()), sorted(summary_dir.iterdir())
+    mux = plugin_event_multiplexer.EventMultiplexer()
+    mux.AddRunsFromDirectory(str(summary_dir))
+    mux.Reload()
+    assert list(mux.Runs()) == ["."], mux.Runs()
+    dashboards = {plugin: set(mux.PluginRunToTagToContent(plugin).get(".", {}))
+                  for plugin in ("scalars", "histograms", "images", "graphs", "hparams", "text")}
+    scalars = {tag: [(e.step, float(tensor_util.make_ndarray(e.tensor_proto))) for e in mux.Tensors(".", tag)]
+               for tag in dashboards["scalars"]}
+    return dashboards, scalars
 
 
 @pytest.fixture(scope="module")
 def lenet_one_epoch(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("lenet")
-    return tmp_path, _run_lenet(tmp_path, "--epochs", "1")
+    return tmp_path, _run_lenet(tmp_path, "--epochs", "1", "--summary_freq", "16")
 
 
 def test_lenet_prints_loss_monitor_line_and_accuracy(lenet_one_epoch):
@@ -115,18 +113,29 @@ def test_lenet_checkpoint_loads_and_reproduces_accuracy(lenet_one_epoch):
 
 
 def test_lenet_summary_reads_back_with_tensorboard(lenet_one_epoch):
+    """SummaryCollector's loss, learning rate, histograms, images, graph and hyper-parameters, as TensorBoard
+    serves them."""
     tmp_path, stdout = lenet_one_epoch
-    values = _read_events(tmp_path / "summary")
-    loss_steps = [step for step, _ in values["loss"]]
-    assert loss_steps == list(range(1, 225))
+    dashboards, scalars = _tensorboard_data(tmp_path / "summary")
+    assert {"loss/auto", "learning_rate/auto", "accuracy/auto"} <= dashboards["scalars"]
+    assert dashboards["histograms"] == {"conv1.weight/auto", "conv2.weight/auto", "fc1.weight/auto", "fc1.bias/auto",
+                                        "fc2.weight/auto"}
+    assert dashboards["images"] == {"input_data/auto"}
+    assert dashboards["graphs"] == {"__run_graph__"}  # GRAPH mode: the compiled training step
+    assert dashboards["hparams"] and {"train_lineage", "custom_lineage_data"} <= dashboards["text"]
+
+    # --summary_freq 16: the first step and every 16th; the epoch's end records step 224 once more
+    loss = scalars["loss/auto"]
+    assert [step for step, _ in loss] == [1] + list(range(16, 225, 16)) + [224]
     last_loss = float(LOSS_LINE.findall(stdout)[0][2])
-    assert values["loss"][-1][1] == pytest.approx(last_loss, rel=1e-6)
-    assert all(np.isfinite(v) for _, v in values["loss"])
-    # the loss goes down over the epoch
-    assert np.mean([v for _, v in values["loss"][-20:]]) < np.mean([v for _, v in values["loss"][:20]])
+    assert loss[-1][1] == pytest.approx(last_loss, rel=1e-6)
+    assert all(np.isfinite(v) for _, v in loss)
+    assert np.mean([v for _, v in loss[-4:]]) < np.mean([v for _, v in loss[:4]])  # the loss goes down
+    lr = scalars["learning_rate/auto"]
+    assert [s for s, _ in lr] == [s for s, _ in loss] and all(v == pytest.approx(0.01) for _, v in lr)
     printed = float(ACCURACY_LINE.findall(stdout)[0][1])
-    assert [s for s, _ in values["accuracy"]] == [1]
-    assert values["accuracy"][0][1] == pytest.approx(printed, abs=6e-5)
+    assert [s for s, _ in scalars["accuracy/auto"]] == [224]
+    assert scalars["accuracy/auto"][0][1] == pytest.approx(printed, abs=6e-5)
 
 
 def _write_idx(path: Path, array: np.ndarray):

@@ -22,11 +22,17 @@ from tfspore.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, set_contex
                              set_auto_parallel_context, get_auto_parallel_context, reset_auto_parallel_context,
                              set_ps_context, get_ps_context, reset_ps_context, get_jit_config)
 from tfspore import common, nn, ops  # noqa: E402
+from tfspore import experimental  # noqa: E402,F401
 from tfspore.ops.composite import grad, value_and_grad, vjp, jvp  # noqa: E402
 from tfspore.compat import alias_mindspore, unalias_mindspore  # noqa: E402
 from tfspore.train.serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: E402,F401
 from tfspore.train.model import Model  # noqa: E402,F401
+from tfspore import amp  # noqa: E402,F401
+from tfspore.train.loss_scale_manager import (LossScaleManager, FixedLossScaleManager,  # noqa: E402,F401
+                                              DynamicLossScaleManager)
 from tfspore.train.dataset_helper import DatasetHelper, connect_network_with_dataset  # noqa: E402,F401
 from tfspore.train.callback import (Callback, LossMonitor, TimeMonitor, ModelCheckpoint, CheckpointConfig,  # noqa: E402,F401
                                     RunContext, LearningRateScheduler, History, LambdaCallback, ReduceLROnPlateau,
-                                    EarlyStopping, OnRequestExit, BackupAndRestore)
+                                    EarlyStopping, OnRequestExit, BackupAndRestore, SummaryCollector,
+                                    SummaryLandscape)
+from tfspore.train.summary import SummaryRecord  # noqa: E402,F401

@@ -12,9 +12,12 @@ transforms.
 
 The callbacks are MindSpore's ``TimeMonitor`` and ``LossMonitor`` (one line per epoch each:
 ``epoch: 1 step: 224, loss is 0.20...``), ``ModelCheckpoint`` with a ``CheckpointConfig``
-saving ``<ckpt_dir>/lenet-<epoch>_<step>.ckpt`` once per epoch in MindSpore's format, and
-``SummaryAndAccuracy``, which writes TensorBoard scalars (``loss`` per step, ``accuracy`` per
-epoch) to ``--summary_dir`` and prints the test accuracy after each epoch.
+saving ``<ckpt_dir>/lenet-<epoch>_<step>.ckpt`` once per epoch in MindSpore's format,
+``SummaryCollector``, which writes the run for TensorBoard to ``--summary_dir`` (the loss and
+learning rate every ``--summary_freq`` steps, histograms of the first five parameters, the input
+images, the compiled graph in GRAPH mode, the test accuracy per epoch and the hyper-parameters;
+``tensorboard --logdir ./summary``), and ``EvalAccuracy``, which evaluates and prints the test
+accuracy after each epoch (recorded by the SummaryCollector too).
 
 Example:
     python examples/lenet/train.py --epochs 2 --mode pynative
@@ -29,10 +32,10 @@ import tensorflow as tf
 
 import tfspore as ms
 import tfspore.dataset as ds
-from tfspore import nn, ops
+from tfspore import nn
 from tfspore.train import Model
 from tfspore.train.callback import (Callback, CheckpointConfig, LossMonitor, ModelCheckpoint,
-                                     TimeMonitor)
+                                     SummaryCollector, TimeMonitor)
 
 FLAGS = flags.FLAGS
 flags.DEFINE_integer("epochs", 2, "Number of epochs.", lower_bound=1)
@@ -44,6 +47,7 @@ flags.DEFINE_string("data_dir", None,
                     "gzipped, directly in it or in train/ and test/). Default: scikit-learn's digits.")
 flags.DEFINE_string("ckpt_dir", "./checkpoints", "Directory for the .ckpt files.")
 flags.DEFINE_string("summary_dir", "./summary", "Directory for the TensorBoard event files.")
+flags.DEFINE_integer("summary_freq", 10, "SummaryCollector's collect_freq: record every N steps.", lower_bound=1)
 flags.DEFINE_enum("mode", "graph", ["graph", "pynative"], "MindSpore execution mode.")
 flags.DEFINE_integer("seed", 1, "Seed of the weights and of the data split and order.")
 
@@ -213,48 +217,31 @@ def evaluate(network, images, labels, batch_size=1024):
     return correct / len(images)
 
 
-class SummaryAndAccuracy(Callback):
-    """Writes TensorBoard scalars and prints the test accuracy after each epoch.
+class EvalAccuracy(Callback):
+    """Evaluates and prints the test accuracy after each epoch.
 
-    At each step end it writes the step's ``loss`` scalar (step = global step); at each epoch
-    end it computes the top-1 accuracy of ``network`` on ``test_ds``, prints
-    ``epoch: <n> accuracy: <acc>`` and writes the ``accuracy`` scalar (step = epoch).
+    At each epoch end it computes the top-1 accuracy of ``network`` on ``test_ds``, prints
+    ``epoch: <n> accuracy: <acc>`` and puts ``{"accuracy": acc}`` in ``cb_params.metrics``, where
+    ``Model.fit`` leaves its validation metrics, so that a SummaryCollector later in the callback
+    list records it (``accuracy/auto``, step = global step).
 
     Args:
         network (Cell): The bare network (logits), evaluated in inference mode.
         test_ds (Dataset): Batches of (image, label) to evaluate on.
-        summary_dir (str): Directory of the TensorBoard event file.
     """
 
-    def __init__(self, network, test_ds, summary_dir):
+    def __init__(self, network, test_ds):
         super().__init__()
         self._network = network
         self._test_ds = test_ds
-        self._writer = tf.summary.create_file_writer(summary_dir)
         self.accuracy = None
 
-    def on_train_step_end(self, run_context):
-        """Writes the ``loss`` scalar of the step."""
-        cb_params = run_context.original_args()
-        loss = cb_params.net_outputs
-        if isinstance(loss, (tuple, list)):
-            loss = loss[0]
-        value = float(np.asarray(loss.asnumpy() if hasattr(loss, "asnumpy") else loss).reshape(-1)[0])
-        with self._writer.as_default():
-            tf.summary.scalar("loss", value, step=cb_params.cur_step_num)
-
     def on_train_epoch_end(self, run_context):
-        """Evaluates, prints and writes the ``accuracy`` of the epoch."""
+        """Evaluates and prints the accuracy of the epoch."""
         cb_params = run_context.original_args()
         self.accuracy = evaluate_dataset(self._network, self._test_ds)
-        with self._writer.as_default():
-            tf.summary.scalar("accuracy", self.accuracy, step=cb_params.cur_epoch_num)
-        self._writer.flush()
+        cb_params.metrics = {"accuracy": self.accuracy}
         print(f"epoch: {cb_params.cur_epoch_num} accuracy: {self.accuracy:.4f}", flush=True)
-
-    def on_train_end(self, run_context):
-        """Closes the event file."""
-        self._writer.close()
 
 
 def main(argv):
@@ -289,14 +276,18 @@ def main(argv):
 
     config_ck = CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=FLAGS.epochs)
     ckpoint = ModelCheckpoint(prefix="lenet", directory=FLAGS.ckpt_dir, config=config_ck)
-    summary = SummaryAndAccuracy(network, test_ds, FLAGS.summary_dir)
+    # the loss, learning rate, weights, input images, graph and hyper-parameters for TensorBoard
+    summary = SummaryCollector(FLAGS.summary_dir, collect_freq=FLAGS.summary_freq,
+                               collect_specified_data={"collect_landscape": None},
+                               custom_lineage_data={"momentum": FLAGS.momentum, "seed": FLAGS.seed})
+    accuracy = EvalAccuracy(network, test_ds)
     print("============== Starting Training ==============", flush=True)
     start = time.time()
     model.train(FLAGS.epochs, train_ds,
-                callbacks=[TimeMonitor(steps), LossMonitor(steps), ckpoint, summary],
+                callbacks=[TimeMonitor(steps), LossMonitor(steps), ckpoint, accuracy, summary],
                 dataset_sink_mode=False)
     print(f"saved {ckpoint.latest_ckpt_file_name}", flush=True)
-    print(f"============== Accuracy: {summary.accuracy:.4f} ==============", flush=True)
+    print(f"============== Accuracy: {accuracy.accuracy:.4f} ==============", flush=True)
     print(f"trained {FLAGS.epochs} epochs in {time.time() - start:.1f} s", flush=True)
 
 

@@ -249,3 +249,10 @@ def test_train_argument_errors():
         other.train(1, d)
     with pytest.raises(ValueError, match="metrics' can not be None or empty"):
         model.eval(_dataset())
+
+
+def test_model_rejects_an_experimental_optimizer_as_mindspore_does():
+    from tfspore.experimental.optim import AdamW
+    net = nn.Dense(2, 2)
+    with pytest.raises(TypeError, match=r"The type of 'optimizer' should be one of .*but got type 'AdamW'"):
+        Model(net, nn.MSELoss(), AdamW(net.trainable_params()))

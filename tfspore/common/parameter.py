@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import weakref
 from typing import Any, Iterable
 
 import numpy as np
@@ -80,6 +81,17 @@ def _initial_value(default_input: Any) -> tf.Tensor:
                     f"'numpy.ndarray', 'list']. But got type {type(default_input)}.")
 
 
+# id(tf.Variable) -> the Parameter holding it, so that a compiled Cell called with a Parameter
+# argument sees that Parameter (and can update it in place) rather than a copy of its value.
+_OWNERS: "weakref.WeakValueDictionary[int, Parameter]" = weakref.WeakValueDictionary()
+
+
+def _parameter_of(var: Any) -> "Parameter | None":
+    """The Parameter whose variable is ``var``, or None."""
+    p = _OWNERS.get(id(var))
+    return p if p is not None and p.__dict__.get("_var_") is var else None
+
+
 class Parameter(Tensor):
     """A Tensor that is a network weight, stored in a ``tf.Variable``.
 
@@ -135,6 +147,16 @@ class Parameter(Tensor):
         return self._requires_grad and (dtype.is_floating or dtype.is_complex)
 
     # the TF value is the variable itself, so reads are tracked by tapes and captured by traces
+    @property
+    def _var(self) -> tf.Variable:
+        return self.__dict__["_var_"]
+
+    @_var.setter
+    def _var(self, var: tf.Variable) -> None:
+        self.__dict__["_var_"] = var
+        _OWNERS[id(var)] = self
+
+    # (see above)
     @property
     def _t(self) -> tf.Variable:  # type: ignore[override]
         return self._var

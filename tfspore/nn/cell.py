@@ -90,6 +90,21 @@ def _input_spec(value: Any) -> Any:
                     f"type {type(value).__name__}.")
 
 
+def _wrap_args(struct: Any) -> Any:
+    """:func:`_wrap_nest` for the inputs of a compiled construct: a Parameter's variable maps back to
+    the Parameter, so that construct can update an argument Parameter in place."""
+    if isinstance(struct, tf.Variable):
+        from tfspore.common.parameter import _parameter_of
+        owner = _parameter_of(struct)
+        if owner is not None:
+            return owner
+    if isinstance(struct, (list, tuple)) and not hasattr(struct, "_fields"):
+        return type(struct)(_wrap_args(s) for s in struct)
+    if isinstance(struct, dict):
+        return {k: _wrap_args(v) for k, v in struct.items()}
+    return _wrap_nest(struct)
+
+
 class Cell(tf.Module):
     """The base class of every network and layer.
 
@@ -1385,9 +1400,7 @@ class Cell(tf.Module):
         self.__dict__["_is_check_and_refresh"] = True
 
     def _run(self, args: tuple, kwargs: dict) -> Any:
-        """One call: the compute-type cast of the inputs, then the hooks and ``construct``."""
-        if self._mixed_precision_type is not None:
-            args = self.auto_cast_inputs(args)
+        """One call: the hooks and ``construct`` (which gets the inputs cast to the compute type)."""
         if self._forward_pre_hook or self._forward_hook or self._backward_hook or self._backward_pre_hook:
             return self._run_construct(args, kwargs)
         return self._run_grad_construct(args, kwargs)
@@ -1425,6 +1438,14 @@ class Cell(tf.Module):
             raise
 
     def _run_grad_construct(self, args: tuple, kwargs: dict) -> Any:
+        if self._mixed_precision_type is not None:  # hooks see the inputs as given, as in MindSpore
+            args = self.auto_cast_inputs(args)
+        amp_cell = self.__dict__.get("_amp_cell")
+        if amp_cell is not None:
+            return amp_cell.run(args, kwargs, self._run_body)
+        return self._run_body(args, kwargs)
+
+    def _run_body(self, args: tuple, kwargs: dict) -> Any:
         if self._recompute_cell is not None:
             return self._run_recompute(args, kwargs)
         return self.construct(*args, **kwargs)
@@ -1511,7 +1532,8 @@ class Cell(tf.Module):
         if self._key_epoch != ep:
             flags = []
             for _, c in self.cells_and_names():
-                flags.append((c.training, c._mixed_precision_type, tuple(c._forward_pre_hook),
+                flags.append((c.training, c._mixed_precision_type, c.__dict__.get("_amp_cell"),
+                              tuple(c._forward_pre_hook),
                               tuple(c._forward_hook), tuple(c._backward_pre_hook), tuple(c._backward_hook),
                               c._recompute_cell is not None))
             key = (tuple(flags), _context._mode(), self._jit_compile(),
@@ -1527,7 +1549,7 @@ class Cell(tf.Module):
         if fn is None:
             def traced(*args: Any, **kwargs: Any) -> Any:
                 with _state.entered():
-                    return _unwrap_nest(self._run(_wrap_nest(args), _wrap_nest(kwargs)))
+                    return _unwrap_nest(self._run(_wrap_args(args), _wrap_args(kwargs)))
             fn = tf.function(traced, input_signature=signature, jit_compile=self._jit_compile(), autograph=False)
             self._compiled[key] = fn
         return fn

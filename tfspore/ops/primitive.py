@@ -19,10 +19,27 @@ import functools
 import inspect
 from typing import Any, Callable
 
+from tfspore.common import _amp_scope
+
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "prim_attr_register", "prim_arg_register",
            "constexpr", "_primexpr"]
 
 _REGISTRY: dict = {}
+
+
+def _amp_aware(call: Callable) -> Callable:
+    """Let ``call`` follow the mixed-precision scope of the running construct (``tfspore.amp`` O1 / auto).
+
+    Outside a mixed-precision network the scope is None and the call goes straight through; inside
+    one (read while tracing in GRAPH_MODE) the scope casts the primitive's floating inputs and outputs.
+    """
+    @functools.wraps(call)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if _amp_scope._local.__dict__.get("scope") is None:
+            return call(self, *args, **kwargs)
+        return _amp_scope.run_primitive(self, call, args, kwargs)
+    wrapper._amp_aware = True
+    return wrapper
 
 
 class Primitive:
@@ -49,6 +66,9 @@ class Primitive:
         super().__init_subclass__(**kwargs)
         if cls.__module__.startswith("tfspore.ops.operations"):
             _REGISTRY.setdefault(cls.__name__, cls)
+        call = cls.__dict__.get("__call__")
+        if call is not None and not getattr(call, "_amp_aware", False):
+            cls.__call__ = _amp_aware(call)
 
     def __init__(self, name: str) -> None:
         d = self.__dict__

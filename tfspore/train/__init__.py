@@ -23,3 +23,16 @@ from tfspore.train.dataset_helper import DatasetHelper, connect_network_with_dat
 from tfspore.train.model import Model  # noqa: E402
 
 __all__ += list(_callback_all) + ["Model", "DatasetHelper", "connect_network_with_dataset"]
+from tfspore.train import loss_scale_manager  # noqa: E402
+from tfspore.train.loss_scale_manager import (LossScaleManager, FixedLossScaleManager,  # noqa: E402
+                                              DynamicLossScaleManager)
+
+__all__ += ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager"]
+from tfspore.train import amp  # noqa: E402
+from tfspore.train.amp import build_train_network  # noqa: E402
+
+__all__ += ["build_train_network"]
+from tfspore.train import summary, lineage_pb2, summary_pb2, anf_ir_pb2  # noqa: E402,F401
+from tfspore.train.summary import SummaryRecord  # noqa: E402
+
+__all__ += ["SummaryRecord"]

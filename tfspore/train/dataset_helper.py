@@ -4,7 +4,9 @@ MindSpore's data sink sends the dataset to a device queue and runs ``sink_size``
 device per call. On TensorFlow the queue is a ``tf.data`` iterator over the dataset repeated
 as one continuous stream, and a sink is one ``tf.function`` that runs ``sink_size`` steps in a
 ``tf.while_loop`` (Keras's ``steps_per_execution``): in GRAPH_MODE one Python call per sink,
-in PYNATIVE_MODE one eager step per call.
+in PYNATIVE_MODE one eager step per call. Under a multi-replica ``tf.distribute`` strategy the
+stream is the strategy's distributed dataset and each step runs through ``strategy.run``
+(float outputs averaged over the replicas, others taken from the first), inside the same loop.
 
 Example:
     >>> # helper = DatasetHelper(ds_train, dataset_sink_mode=True, sink_size=100, epoch_num=10)
@@ -41,6 +43,28 @@ def _as_dataset(api: str, dataset: Any) -> Any:
 
 def _graph_sink() -> bool:
     return _context._mode() == _context.GRAPH_MODE
+
+
+def _strategy() -> tf.distribute.Strategy | None:
+    """The active ``tf.distribute`` strategy when it has more than one replica, else None."""
+    if tf.distribute.has_strategy():
+        strategy = tf.distribute.get_strategy()
+        if strategy.num_replicas_in_sync > 1:
+            return strategy
+    return None
+
+
+def _replicated_step(strategy: tf.distribute.Strategy, fn: Any, element: Any) -> Any:
+    """Run ``fn`` on every replica's part of ``element``; average float outputs, take the others from replica 0."""
+    element = element if isinstance(element, tuple) else (element,)
+    per_replica = strategy.run(fn, args=element)
+
+    def reduce(value: Any) -> Any:
+        first = strategy.experimental_local_results(value)[0]
+        if getattr(first, "dtype", tf.bool).is_floating:
+            return strategy.reduce(tf.distribute.ReduceOp.MEAN, value, axis=None)
+        return first
+    return tf.nest.map_structure(reduce, per_replica)
 
 
 class DatasetHelper:
@@ -81,9 +105,17 @@ class DatasetHelper:
         return self.dataset.to_tf_dataset()
 
     def _iterator(self) -> Any:
-        """The continuous stream (the 'device queue'), created once and kept across epochs."""
+        """The continuous stream (the 'device queue'), created once and kept across epochs.
+
+        Under a multi-replica strategy it iterates the strategy's distributed dataset, each
+        global batch split over the replicas.
+        """
         if self._stream is None:
-            self._stream = iter(self._tf_dataset().repeat())
+            stream = self._tf_dataset().repeat()
+            strategy = _strategy()
+            if strategy is not None:
+                stream = strategy.experimental_distribute_dataset(stream)
+            self._stream = iter(stream)
         return self._stream
 
     def get_data_info(self) -> tuple[list, list]:
@@ -147,12 +179,14 @@ class _DataSinkCell(Cell):
     def construct(self, *inputs: Any) -> Any:
         return self.network(*inputs)
 
-    def _loop_fn(self, steps: int) -> Any:
+    def _loop_fn(self, steps: int, strategy: tf.distribute.Strategy | None) -> Any:
         compiled_step = self.network._compiled_fn()
-        key = (steps, id(compiled_step))
+        key = (steps, id(compiled_step), id(strategy))
         fn = self._loops.get(key)
         if fn is None:
-            def step(*element: tf.Tensor) -> Any:
+            def step(*element: Any) -> Any:
+                if strategy is not None:
+                    return _replicated_step(strategy, compiled_step, element)
                 return compiled_step(*element)
 
             def loop(iterator: Any) -> Any:
@@ -175,15 +209,18 @@ class _DataSinkCell(Cell):
     def __call__(self, *inputs: Any) -> Any:
         helper = self._helper
         it = helper._iterator()
+        strategy = _strategy()
         if _context._mode() == _context.GRAPH_MODE:
-            return _wrap_nest(self._loop_fn(helper.sink_size)(it))
+            return _wrap_nest(self._loop_fn(helper.sink_size, strategy)(it))
         element = next(it)
+        if strategy is not None:
+            return _wrap_nest(_replicated_step(strategy, self.network._compiled_fn(), element))
         element = element if isinstance(element, tuple) else (element,)
         return self.network(*[Tensor._from_tf(t) for t in element])
 
 
 def connect_network_with_dataset(network: Cell, dataset_helper: DatasetHelper) -> Cell:
-    """Feed ``network`` from ``dataset_helper``'s stream in sink mode (else return it unchanged).
+    """Feed ``network`` from ``dataset_helper``'s stream (data-sink mode only, as in MindSpore 2.10).
 
     Args:
         network: the training network.
@@ -195,6 +232,7 @@ def connect_network_with_dataset(network: Cell, dataset_helper: DatasetHelper) -
 
     Raises:
         TypeError: when the arguments have the wrong types.
+        RuntimeError: when ``dataset_helper`` is not in data-sink mode.
     """
     if not isinstance(network, Cell):
         raise TypeError(f"For 'connect_network_with_dataset', the 'network' must be a Cell, but got "
@@ -203,7 +241,7 @@ def connect_network_with_dataset(network: Cell, dataset_helper: DatasetHelper) -
         raise TypeError(f"For 'connect_network_with_dataset', the 'dataset_helper' must be a DatasetHelper, but got "
                         f"{type(dataset_helper).__name__}.")
     if not dataset_helper.dataset_sink_mode:
-        return network
+        raise RuntimeError("The API 'connect_network_with_dataset' should be called in dataset sink mode.")
     cached = getattr(dataset_helper, "_connected", None)
     if cached is not None and cached.network is network:
         return cached

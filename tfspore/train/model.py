@@ -23,7 +23,7 @@ import tensorflow as tf
 from tfspore import context as _context
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
 from tfspore.nn.cell import Cell, GraphCell
-from tfspore.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from tfspore.nn.wrap.cell_wrapper import WithEvalCell, WithLossCell
 from tfspore.train.dataset_helper import DatasetHelper, _as_dataset, connect_network_with_dataset
 
 __all__ = ["Model"]
@@ -63,8 +63,13 @@ class Model:
         metrics: a set of metric names or a dict of name to Metric, for ``eval``.
         eval_network: a custom evaluation network.
         eval_indexes: positions of (loss, outputs, label) in ``eval_network``'s outputs.
-        amp_level: 'O0', 'O1', 'O2', 'O3' or 'auto' (mixed precision, see ``tfspore.amp``).
-        boost_level: 'O0', 'O1' or 'O2'.
+        amp_level: 'O0', 'O1', 'O2', 'O3' or 'auto': the ``level`` of
+            :func:`tfspore.amp.build_train_network` (needs ``optimizer``). 'O2' and 'O3' compute the
+            network in float16 (O2 keeps BatchNorm in float32 and scales the loss dynamically), 'O1'
+            only the white-list cells and primitives; 'auto' is O2 on GPU, O3 in bfloat16 on TPU and
+            MindSpore's operator-level strategy on CPU.
+        boost_level: 'O0', 'O1' or 'O2'. 'O1' and 'O2' compile the training step with XLA
+            (GRAPH_MODE); MindSpore's Ascend boost algorithms are not applied.
         **kwargs: ``loss_scale_manager``, ``keep_batchnorm_fp32``, ``boost_config_dict``,
             ``acc_level`` (deprecated alias of ``boost_level``).
 
@@ -85,17 +90,10 @@ class Model:
             boost_level = kwargs.pop("acc_level")
         if not isinstance(network, Cell):
             raise TypeError(f"The type of 'network' should be 'Cell', but got type '{type(network).__name__}'.")
-        if amp_level not in _AMP_LEVELS:
-            raise ValueError(f"The 'level' should be in : {_AMP_LEVELS}, but got {amp_level}.")
-        if boost_level not in _BOOST_LEVELS:
-            raise ValueError(f"The 'boost_level' should be in : {_BOOST_LEVELS}, but got {boost_level}.")
         if amp_level != "O0" and optimizer is None:
             raise ValueError("Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
                              "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed "
                              "precision.")
-        if "keep_batchnorm_fp32" in kwargs and not isinstance(kwargs["keep_batchnorm_fp32"], bool):
-            raise TypeError("The type of 'keep_batchnorm_fp32' should be 'bool', but got type "
-                            f"'{type(kwargs['keep_batchnorm_fp32']).__name__}'.")
         if kwargs.get("loss_scale_manager") is not None and optimizer is None:
             raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         if isinstance(network, GraphCell) and (loss_fn is not None or optimizer is not None or kwargs):
@@ -105,6 +103,7 @@ class Model:
         self._loss_fn = loss_fn
         self._optimizer = optimizer
         self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        self._loss_scale_manager_set = "loss_scale_manager" in kwargs
         self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
         self._boost_config = kwargs.get("boost_config_dict")
         self._amp_level = amp_level
@@ -130,6 +129,7 @@ class Model:
         self._current_step_num = 0
         self.epoch_iter = 0
         self.batch_num = -1
+        self._backbone_is_train = True
         self._build_epoch: int | None = None
 
     # ------------------------------------------------------------ building
@@ -142,24 +142,15 @@ class Model:
         net, opt, loss = self._network, self._optimizer, self._loss_fn
         if opt is None:
             return WithLossCell(net, loss) if loss is not None else net
-        if self._amp_level != "O0" or self._loss_scale_manager is not None or self._boost_level != "O0":
-            try:
-                from tfspore import amp
-            except ImportError:
-                amp = None
-            if amp is not None and hasattr(amp, "build_train_network"):
-                kw = {}
-                if self._loss_scale_manager is not None:
-                    kw["loss_scale_manager"] = self._loss_scale_manager
-                if self._keep_bn_fp32 is not None:
-                    kw["keep_batchnorm_fp32"] = self._keep_bn_fp32
-                return amp.build_train_network(net, opt, loss, level=self._amp_level, boost_level=self._boost_level,
-                                               **kw)
-            _logger.warning("For 'Model', amp_level=%r / boost_level=%r are accepted, but tfspore.amp is not "
-                            "available yet: training runs in float32 without loss scaling.", self._amp_level,
-                            self._boost_level)
-        inner = WithLossCell(net, loss) if loss is not None else net
-        return TrainOneStepCell(inner, opt)
+        # As MindSpore: every network with an optimizer is built by amp (O0 gives
+        # TrainOneStepCell(WithLossCell(net, loss), opt)), which also checks the optimizer's type.
+        from tfspore.train import amp
+        kw = {}
+        if self._loss_scale_manager_set:
+            kw["loss_scale_manager"] = self._loss_scale_manager
+        if self._keep_bn_fp32 is not None:
+            kw["keep_batchnorm_fp32"] = self._keep_bn_fp32
+        return amp.build_train_network(net, opt, loss, level=self._amp_level, boost_level=self._boost_level, **kw)
 
     def _build_eval_network(self) -> None:
         if not self._metric_fns:
@@ -204,7 +195,7 @@ class Model:
         per_replica = strategy.run(fn, args=tuple(_unwrap_nest(element)))
         reduced = tf.nest.map_structure(
             lambda v: strategy.reduce(tf.distribute.ReduceOp.MEAN, v, axis=None)
-            if isinstance(v, (tf.Tensor, tf.distribute.DistributedValues)) and getattr(v, "dtype", tf.bool).is_floating
+            if getattr(strategy.experimental_local_results(v)[0], "dtype", tf.bool).is_floating
             else strategy.experimental_local_results(v)[0], per_replica)
         return _wrap_nest(reduced)
 
@@ -218,6 +209,17 @@ class Model:
             return
         for element in tf_ds:
             yield [Tensor._from_tf(t) for t in (element if isinstance(element, tuple) else (element,))]
+
+    def _check_network_mode(self, network: Cell, is_train: bool) -> Cell:
+        """Switch the (shared) backbone between train and eval mode when the last switch was the other way.
+
+        ``fit`` validates with the eval network, which shares its backbone with the train network:
+        the next train step switches it back to train mode (BatchNorm, Dropout), as MindSpore does.
+        """
+        if self._backbone_is_train != is_train:
+            network.set_train(is_train)
+            self._backbone_is_train = is_train
+        return network
 
     def _check_element(self, element: list) -> None:
         if self._loss_fn is not None and len(element) != 2:
@@ -323,6 +325,7 @@ class Model:
                raw_callbacks: Any, valid: tuple | None = None) -> None:
         self._bind_dataset(dataset)
         self._train_network.set_train(True)
+        self._backbone_is_train = True
         batch_num = sink_size if sink_mode else dataset.get_dataset_size()
         cb = self._new_cb_params(epoch, initial_epoch, dataset, cb_list, batch_num)
         cbm = _callback_module()
@@ -361,6 +364,7 @@ class Model:
                 self._current_step_num = cb.cur_step_num
                 cb.train_dataset_element = element
                 callbacks.on_train_step_begin(run_context)
+                self._check_network_mode(self._train_network, True)
                 outputs = self._run_step(self._train_network, element)
                 cb.net_outputs = outputs
                 self._update_loss_scale(outputs)
@@ -394,9 +398,10 @@ class Model:
                 self._current_step_num = cb.cur_step_num
                 cb.train_dataset_element = inputs
                 callbacks.on_train_step_begin(run_context)
+                self._check_network_mode(net, True)
                 outputs = net(*inputs)
                 cb.net_outputs = outputs
-                self._update_loss_scale(outputs)
+                # MindSpore updates a loss-scale manager on the host in the non-sink loop only.
                 callbacks.on_train_step_end(run_context)
             self._end_epoch_sink(callbacks, cb, run_context, valid)
             if run_context.get_stop_requested():
@@ -411,6 +416,8 @@ class Model:
         cb.pop("eval_results", None)
 
     def _update_loss_scale(self, outputs: Any) -> None:
+        """Non-sink loop: ``update_loss_scale(all(outputs[1]))`` on an explicitly passed manager that drops
+        overflowed updates (MindSpore's host-side update, in addition to the in-graph update cell)."""
         mgr = self._loss_scale_manager
         if mgr is None or not hasattr(mgr, "get_drop_overflow_update") or not mgr.get_drop_overflow_update():
             return
@@ -474,12 +481,7 @@ class Model:
         cb.batch_num = dataset.get_dataset_size()
         cb.cur_step_num = 0
         cbm = _callback_module()
-        metrics, last_loss = self._eval_process(dataset, eval_cbs, cb, cbm.RunContext(cb), sink_mode,
-                                                track_loss=True)
-        cb.metrics = metrics
-        results = dict(metrics)
-        results["eval_loss"] = last_loss
-        cb.eval_results = results
+        self._eval_process(dataset, eval_cbs, cb, cbm.RunContext(cb), sink_mode, track_loss=True)
         for k, v in saved.items():
             if k == "net_outputs" and not had_outputs:
                 cb.pop("net_outputs", None)
@@ -527,6 +529,7 @@ class Model:
         cbm = _callback_module()
         net = self._eval_network
         net.set_train(False)
+        self._backbone_is_train = False
         for m in self._metric_fns.values():
             m.clear()
         last_loss = None
@@ -538,6 +541,7 @@ class Model:
                 cb.cur_step_num += 1
                 cb.eval_dataset_element = element
                 callbacks.on_eval_step_begin(run_context)
+                self._check_network_mode(net, False)
                 outputs = self._run_step(net, element)
                 cb.net_outputs = outputs
                 callbacks.on_eval_step_end(run_context)
@@ -550,10 +554,19 @@ class Model:
             dataset.reset()
             metrics = {name: m.eval() for name, m in self._metric_fns.items()}
             cb.metrics = metrics
+            if track_loss:
+                # fit: metrics + 'eval_loss', set before on_eval_end. As in MindSpore 2.10 the eval-loss
+                # metric only holds the last validation batch's loss (it is re-created every step).
+                from tfspore.train.metrics import Loss
+                results = dict(metrics)
+                loss_metric = Loss()
+                if last_loss is not None:
+                    loss_metric.update(last_loss)
+                    results["eval_loss"] = loss_metric.eval()
+                else:
+                    results["eval_loss"] = None
+                cb.eval_results = results
             callbacks.on_eval_end(run_context)
-        if last_loss is not None:
-            arr = last_loss.asnumpy() if isinstance(last_loss, Tensor) else np.asarray(last_loss)
-            last_loss = float(np.mean(arr))
         return metrics, last_loss
 
     def _update_metrics(self, outputs: Any) -> None:
@@ -585,9 +598,7 @@ class Model:
             raise ValueError(f"For Model.predict, `backend` should be 'lite' or None, but got {backend}.")
         for item in predict_data:
             _check_predict_item(item)
-        net = self._predict_network
-        if net.training:
-            net.set_train(False)
+        net = self._check_network_mode(self._predict_network, False)
         net.set_grad(False)
         return net(*predict_data)
 

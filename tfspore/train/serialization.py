@@ -1,10 +1,15 @@
-"""Save and load MindSpore ``.ckpt`` checkpoints.
+"""Save and load MindSpore ``.ckpt`` and ``.safetensors`` checkpoints.
 
-The files are byte-compatible with MindSpore 2.x both ways: a concatenation of serialized
-``Checkpoint`` protobuf messages, one ``Value`` (name, dims, dtype string, raw little-endian
-bytes) per entry, in save order; optionally encrypted in 64 MiB AES-GCM / AES-CBC / SM4-CBC
-blocks, and optionally followed by a CRC-32 trailer (``b"crc_num"`` and a 10-byte big-endian
-integer).
+The ``.ckpt`` files are byte-compatible with MindSpore 2.x both ways: a concatenation of
+serialized ``Checkpoint`` protobuf messages, one ``Value`` (name, dims, dtype string, raw
+little-endian bytes) per entry, in save order; optionally encrypted in 64 MiB AES-GCM / AES-CBC /
+SM4-CBC blocks, and optionally followed by a CRC-32 trailer (``b"crc_num"`` and a 10-byte
+big-endian integer).
+
+``format="safetensors"`` writes and reads the safetensors layout as MindSpore 2.10 does: an
+8-byte little-endian header length, a JSON header (``__metadata__`` with ``"format": "ms"``, and
+per tensor its dtype code, shape and ``data_offsets``) padded with spaces to a multiple of 8
+bytes, then the raw little-endian tensor data, ordered by dtype (widest first) and name.
 
 Example:
     >>> import numpy as np
@@ -20,6 +25,8 @@ Example:
 from __future__ import annotations
 
 import binascii
+import io
+import json
 import logging
 import os
 import stat
@@ -109,10 +116,17 @@ def _check_prefix(prefix: Any) -> tuple | None:
 def _check_format(api: str, fmt: Any) -> str:
     if fmt not in ("ckpt", "safetensors"):
         raise ValueError(f"For '{api}', the format must be 'safetensors' or 'ckpt', but got {fmt}.")
-    if fmt == "safetensors":
-        raise ValueError(f"For '{api}', format='safetensors' is not supported by tfspore; use format='ckpt' "
-                         "(MindSpore's protobuf checkpoint).")
     return fmt
+
+
+def _check_safetensors_defaults(api: str, **values: Any) -> None:
+    """MindSpore's refusal of encryption (and incremental/step arguments) with ``format='safetensors'``."""
+    defaults = {"enc_key": None, "enc_mode": "AES-GCM", "map_param_inc": False, "global_step_num": None,
+                "dec_key": None, "dec_mode": "AES-GCM"}
+    for name, value in values.items():
+        if value != defaults[name]:
+            raise ValueError(f"For '{api}', when format is 'safetensors', the parameter '{name}' must be set to "
+                             f"default value '{defaults[name]}', but got '{value}'.")
 
 
 def _is_generator(value: Any) -> bool:
@@ -251,9 +265,125 @@ def _records(entries: list, split_rows: bool) -> Iterator[bytes]:
 
 
 def _tmp_name(path: str) -> str:
-    """MindSpore's temporary name: the ``.ckpt`` extension replaced by ``.tmp``."""
+    """MindSpore's temporary name: the ``.ckpt`` / ``.safetensors`` extension replaced by ``.tmp``."""
     root, ext = os.path.splitext(path)
-    return root + ".tmp" if ext == ".ckpt" else path + ".tmp"
+    return root + ".tmp" if ext in (".ckpt", ".safetensors") else path + ".tmp"
+
+
+# ------------------------------------------------------------------------- safetensors
+#: safetensors dtype codes of MindSpore's tensor_type strings, and the numpy dtypes they read as.
+_ST_CODES = {"Bool": "BOOL", "UInt8": "U8", "Int8": "I8", "Int16": "I16", "UInt16": "U16", "Float16": "F16",
+             "BFloat16": "BF16", "Int32": "I32", "UInt32": "U32", "Float32": "F32", "Float64": "F64",
+             "Int64": "I64", "UInt64": "U64"}
+_ST_TYPES = {code: _TENSOR_TYPES[t_str] for t_str, code in _ST_CODES.items()}
+#: The order of the safetensors dtype codes; data is laid out widest code first, then by name.
+_ST_RANK = {code: i for i, code in enumerate(
+    ("BOOL", "U8", "I8", "I16", "U16", "F16", "BF16", "I32", "U32", "F32", "F64", "I64", "U64"))}
+_ST_MAX_HEADER = 100_000_000
+
+
+def _crc_bytes(arr: np.ndarray) -> bytes:
+    """The bytes MindSpore's safetensors CRC covers for ``arr``: Python's ``bytes(arr)``.
+
+    That is the data, except for a 0-d integer array, which ``bytes`` reads as a length
+    (``bytes(np.array(3))`` is three zero bytes). Files only interoperate with MindSpore's CRC
+    check when both sides count the same bytes, so the rule is kept.
+    """
+    return bytes(arr)
+
+
+def _safetensors_bytes(entries: list, crc_check: bool, remove_redundancy: bool | None) -> Iterator[bytes]:
+    """Yield the safetensors file of ``entries`` (header first, then each tensor's bytes).
+
+    Entries with the same name keep the last value at the first position, as MindSpore's
+    ordered dict does. The CRC (``crc_num`` in the metadata) runs over the names in sorted
+    order: each name's UTF-8 bytes, then its data.
+    """
+    tensors: dict = {}
+    for name, _, type_str, arr in entries:
+        if type_str == "str":
+            raise TypeError(f"For 'save_checkpoint', format='safetensors' can't store the str value of {name!r} "
+                            f"(got {str(arr)!r}); safetensors files hold numeric tensors only.")
+        if type_str not in _ST_CODES:
+            raise TypeError(f"For 'save_checkpoint', format='safetensors' can't store '{name}' of dtype {type_str}.")
+        tensors[name] = (_ST_CODES[type_str], arr)
+    metadata: dict = {}
+    if tensors:
+        metadata["format"] = "ms"
+        if isinstance(remove_redundancy, bool):
+            metadata["remove_redundancy"] = str(remove_redundancy)
+        if crc_check:
+            crc = 0
+            for name in sorted(tensors):
+                crc = binascii.crc32(name.encode("utf-8"), crc)
+                crc = binascii.crc32(_crc_bytes(tensors[name][1]), crc)
+            metadata["crc_num"] = str(crc)
+    order = sorted(tensors, key=lambda n: (-_ST_RANK[tensors[n][0]], n))
+    header: dict = {"__metadata__": metadata} if metadata else {}
+    offset = 0
+    for name in order:
+        code, arr = tensors[name]
+        header[name] = {"dtype": code, "shape": list(arr.shape), "data_offsets": [offset, offset + arr.nbytes]}
+        offset += arr.nbytes
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    yield len(text).to_bytes(8, "little") + text
+    for name in order:
+        yield tensors[name][1].tobytes()
+
+
+class _SafetensorsError(ValueError):
+    """A safetensors file whose layout is invalid."""
+
+
+def _read_safetensors(data: bytes) -> tuple:
+    """Parse a safetensors file: ``(metadata or None, {name: ndarray})`` in header order."""
+    if len(data) < 8:
+        raise _SafetensorsError("the file is shorter than its 8-byte header length")
+    n = int.from_bytes(data[:8], "little")
+    if n > _ST_MAX_HEADER:
+        raise _SafetensorsError(f"the header length {n} is too large")
+    if 8 + n > len(data):
+        raise _SafetensorsError(f"the header length {n} runs past the end of the file ({len(data)} bytes)")
+    try:
+        header = json.loads(data[8:8 + n].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise _SafetensorsError(f"the header is not valid JSON ({e})") from None
+    if not isinstance(header, dict):
+        raise _SafetensorsError("the header is not a JSON object")
+    metadata = header.pop("__metadata__", None)
+    if metadata is not None and not (isinstance(metadata, dict) and
+                                     all(isinstance(v, str) for v in metadata.values())):
+        raise _SafetensorsError("'__metadata__' is not a map of strings")
+    infos = []
+    for name, info in header.items():
+        try:
+            code, shape, (start, end) = info["dtype"], info["shape"], info["data_offsets"]
+        except (TypeError, KeyError, ValueError):
+            raise _SafetensorsError(f"the entry of '{name}' lacks dtype, shape or data_offsets") from None
+        if not isinstance(code, str) or code not in _ST_TYPES:
+            raise _SafetensorsError(f"the entry of '{name}' has an unsupported dtype {code!r}")
+        if not (isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
+            raise _SafetensorsError(f"the entry of '{name}' has an invalid shape {shape!r}")
+        if not all(isinstance(o, int) and not isinstance(o, bool) for o in (start, end)):
+            raise _SafetensorsError(f"the entry of '{name}' has invalid data_offsets {info['data_offsets']!r}")
+        infos.append((start, end, name, code, tuple(shape)))
+    base, position, spans = 8 + n, 0, []
+    for start, end, name, code, shape in sorted(infos, key=lambda i: (i[0], i[1])):
+        np_dtype = np.dtype(_ST_TYPES[code].np_dtype)
+        if start != position or end < start:
+            raise _SafetensorsError(f"the data_offsets [{start}, {end}] of '{name}' are not contiguous")
+        if end - start != int(np.prod(shape, dtype=np.int64)) * np_dtype.itemsize:
+            raise _SafetensorsError(f"the data_offsets [{start}, {end}] of '{name}' do not fit its shape {shape} "
+                                    f"and dtype {code}")
+        spans.append((name, np_dtype, base + start, (end - start) // np_dtype.itemsize, shape))
+        position = end
+    if base + position != len(data):
+        raise _SafetensorsError(f"the tensors end at byte {base + position} but the file has {len(data)} bytes")
+    arrays = {name: (np.frombuffer(data, np_dtype, count=count, offset=offset) if count
+                     else np.empty(0, np_dtype)).reshape(shape)
+              for name, np_dtype, offset, count, shape in spans}
+    return metadata, {name: arrays[name] for _, _, name, _, _ in infos}
 
 
 def _remove(path: str) -> None:
@@ -266,19 +396,22 @@ def _remove(path: str) -> None:
 
 
 def _write_file(path: str, entries: list, enc_key: bytes | None, enc_mode: str, crc_check: bool,
-                split_rows: bool) -> None:
+                split_rows: bool, fmt: str = "ckpt", remove_redundancy: bool | None = None) -> None:
     """Write ``entries`` to ``path`` through a temporary file in the same directory.
 
     The temporary file is renamed over ``path`` only once it is complete, so a failure leaves the
     previous file (if any) untouched and no partial file behind. The result is made read-only
-    for its owner (0o400), as MindSpore does.
+    for its owner (0o400), as MindSpore does. ``fmt`` is ``"ckpt"`` or ``"safetensors"``.
     """
     with _save_lock:
         tmp = _tmp_name(path)
         _remove(tmp)
         try:
             with open(tmp, "wb") as f:
-                if enc_key is None:
+                if fmt == "safetensors":
+                    for chunk in _safetensors_bytes(entries, crc_check, remove_redundancy):
+                        f.write(chunk)
+                elif enc_key is None:
                     crc = 0
                     for rec in _records(entries, split_rows):
                         if crc_check:
@@ -348,14 +481,14 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
                     append_dict: dict | None = None, enc_key: bytes | None = None, enc_mode: str = "AES-GCM",
                     choice_func: Callable[[str], bool] | None = None, crc_check: bool = False, format: str = "ckpt",
                     **kwargs: Any) -> None:
-    """Save parameters to a MindSpore ``.ckpt`` file.
+    """Save parameters to a MindSpore ``.ckpt`` or ``.safetensors`` file.
 
     Args:
         save_obj: a Cell (its parameters keyed by ``Parameter.name``, in ``parameters_and_names``
             order), a list of Parameters, a list of ``{"name": str, "data": Tensor}`` dicts, or a
             dict ``{name: Parameter | Tensor | numpy.ndarray | str}`` (the key is the name).
-        ckpt_file_name: the file path; ``".ckpt"`` is appended when it does not end with ``ckpt``.
-            An existing file is replaced.
+        ckpt_file_name: the file path; ``".ckpt"`` (``".safetensors"``) is appended when it does
+            not end with ``ckpt`` (``safetensors``). An existing file is replaced.
         integrated_save: whether sliced parameters are merged (stand-alone training has none).
         async_save: False, True / ``"thread"`` / ``"process"``: save in a background thread. The
             values are copied first; the next save waits for the previous one.
@@ -365,15 +498,19 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
         enc_mode: ``"AES-GCM"``, ``"AES-CBC"`` or ``"SM4-CBC"`` (16-byte key).
         choice_func: ``f(name) -> bool``; only parameters for which it returns True are saved
             (``append_dict`` is not filtered).
-        crc_check: append a CRC-32 trailer.
-        format: ``"ckpt"``.
+        crc_check: append a CRC-32 trailer (safetensors: store it as ``crc_num`` in the metadata).
+        format: ``"ckpt"`` or ``"safetensors"``. Safetensors files take no encryption and no str
+            values; their tensors are laid out by dtype and name, as MindSpore does.
         **kwargs: ``incremental``, ``global_step_num`` and ``remove_redundancy`` (None or bool),
-            accepted for compatibility.
+            accepted for compatibility (``remove_redundancy`` is recorded in a safetensors
+            file's metadata).
 
     Raises:
         TypeError: for a ``save_obj``, ``ckpt_file_name``, ``append_dict`` or flag of the wrong type.
-        ValueError: for a bad ``format``, ``async_save`` string, ``enc_key`` or ``enc_mode``, or
-            ``crc_check`` combined with ``enc_key``.
+        ValueError: for a bad ``format``, ``async_save`` string, ``enc_key`` or ``enc_mode``,
+            ``crc_check`` combined with ``enc_key``, or encryption, ``incremental`` or
+            ``global_step_num`` with ``format="safetensors"``.
+        TypeError: for a str value with ``format="safetensors"``.
         IsADirectoryError: when ``ckpt_file_name`` is a directory.
 
     Example:
@@ -402,6 +539,10 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
     _check_type(api, "enc_mode", enc_mode, str, ValueError)
     _check_type(api, "crc_check", crc_check, bool, ValueError)
     _check_type(api, "remove_redundancy", kwargs.get("remove_redundancy"), (type(None), bool), ValueError)
+    if format == "safetensors":
+        _check_safetensors_defaults(api, enc_key=enc_key, enc_mode=enc_mode,
+                                    map_param_inc=kwargs.get("incremental", False),
+                                    global_step_num=kwargs.get("global_step_num"))
     if choice_func is not None and not callable(choice_func):
         raise TypeError(f"For 'save_checkpoint', the 'choice_func' must be callable or None, but got {choice_func!r}.")
     if enc_key is not None:
@@ -418,18 +559,24 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
         entries = _entries_from_dict(save_obj, choice_func)
     if append_dict:
         entries.extend(_append_entries(append_dict))
+    if format == "safetensors":
+        for name, _, type_str, arr in entries:
+            if type_str == "str":
+                raise TypeError(f"For 'save_checkpoint', format='safetensors' can't store the str value of {name!r} "
+                                f"(got {str(arr)!r}); safetensors files hold numeric tensors only.")
+    extra = (format, kwargs.get("remove_redundancy"))
 
     if async_save:
         global _async_thread
         entries = [(n, d, t, np.array(a, copy=True)) for n, d, t, a in entries]
         _wait_async_thread_save_ckpt()
-        thr = threading.Thread(target=_async_worker, args=(path, entries, enc_key, enc_mode, crc_check, True),
+        thr = threading.Thread(target=_async_worker, args=(path, entries, enc_key, enc_mode, crc_check, True, *extra),
                                name="asyn_save_ckpt")
         with _async_lock:
             _async_thread = thr
         thr.start()
     else:
-        _write_file(path, entries, enc_key, enc_mode, crc_check, False)
+        _write_file(path, entries, enc_key, enc_mode, crc_check, False, *extra)
 
 
 # ---------------------------------------------------------------------------------- load
@@ -557,10 +704,11 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
                     dec_mode: str = "AES-GCM", specify_prefix: str | list | tuple | None = None,
                     choice_func: Callable[[str], bool] | None = None, crc_check: bool = False,
                     remove_redundancy: bool = False, format: str = "ckpt") -> dict:
-    """Load a MindSpore ``.ckpt`` file.
+    """Load a MindSpore ``.ckpt`` or ``.safetensors`` file.
 
     Args:
-        ckpt_file_name: the file path; it must end with ``ckpt``.
+        ckpt_file_name: the file path; it must end with ``format`` (``ckpt`` or
+            ``safetensors``). With ``format="safetensors"`` an ``io.BytesIO`` of the file works too.
         net: when given, the parameters are also loaded into it (:func:`load_param_into_net`).
         strict_load: passed to :func:`load_param_into_net`.
         filter_prefix: a str, list or tuple: entries whose names start with one of them are dropped.
@@ -571,16 +719,19 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
             when ``specify_prefix`` or ``filter_prefix`` is given.
         crc_check: verify the CRC trailer (a file without one loads with a warning).
         remove_redundancy: passed to :func:`load_param_into_net`.
-        format: ``"ckpt"``.
+        format: ``"ckpt"`` or ``"safetensors"`` (which takes no ``dec_key`` / ``dec_mode``).
 
     Returns:
-        dict: ``{name: Parameter}`` in file order; ``str`` entries map to Python strs and
-        MapParameter entries to ``[keys, values, status]`` numpy arrays.
+        dict: ``{name: Parameter}`` in file order (safetensors: in name order, the Parameters
+        unnamed, as MindSpore gives them); ``str`` entries map to Python strs and MapParameter
+        entries to ``[keys, values, status]`` numpy arrays.
 
     Raises:
-        TypeError: for a ``ckpt_file_name`` or prefix of the wrong type.
+        TypeError: for a ``ckpt_file_name`` or prefix of the wrong type, or a BytesIO with
+            ``format="ckpt"``.
         ValueError: for a missing, damaged or wrongly decrypted file, a failed CRC check, an
-            unsupported tensor_type, bad arguments, or when no entry is left after filtering.
+            unsupported tensor_type, bad arguments (a ``dec_key`` or ``dec_mode`` with
+            ``format="safetensors"``), or when no entry is left after filtering.
 
     Example:
         >>> param_dict = load_checkpoint("/tmp/w.ckpt")
@@ -596,32 +747,94 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
         raise ValueError("For 'load_checkpoint', the checkpoint file should end with '.ckpt' or '.safetensors', "
                          f"please input the correct 'format', but got {format!r}.")
     _check_format(api, format)
+    if format == "safetensors":
+        _check_safetensors_defaults(api, dec_key=dec_key, dec_mode=dec_mode)
     if choice_func is not None and not callable(choice_func):
         raise TypeError(f"For 'load_checkpoint', the 'choice_func' must be callable or None, but got {choice_func!r}.")
-    name = _file_name(api, ckpt_file_name)
-    if not name.endswith(format):
-        raise ValueError(f"For 'load_checkpoint', the checkpoint file format must same with 'format', but got "
-                         f"file_name:'{name}', format:'{format}'")
-    path = os.path.realpath(name)
-    if not os.path.exists(path):
-        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {path} does not exist, please check whether the "
-                         "'ckpt_file_name' is correct.")
-    if os.path.isdir(path):
-        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {path} is a directory, please check whether the "
-                         "'ckpt_file_name' is correct.")
+    if isinstance(ckpt_file_name, io.BytesIO):
+        if format == "ckpt":
+            raise TypeError("For 'load_checkpoint', ckpt don't support BytesIO as input type, please change to "
+                            "safetensors.")
+        path, content = "<BytesIO>", ckpt_file_name.getvalue()
+    else:
+        name = _file_name(api, ckpt_file_name)
+        if not name.endswith(format):
+            raise ValueError(f"For 'load_checkpoint', the checkpoint file format must same with 'format', but got "
+                             f"file_name:'{name}', format:'{format}'")
+        path = os.path.realpath(name)
+        if not os.path.exists(path):
+            raise ValueError(f"For 'load_checkpoint', the checkpoint file: {path} does not exist, please check whether "
+                             "the 'ckpt_file_name' is correct.")
+        if os.path.isdir(path):
+            raise ValueError(f"For 'load_checkpoint', the checkpoint file: {path} is a directory, please check whether "
+                             "the 'ckpt_file_name' is correct.")
+        content = None
     if dec_key is not None:
         _crypto.check_key_and_mode(dec_key, dec_mode, api, "dec_key", "dec_mode")
     if specify_prefix is not None or filter_prefix is not None:
         _logger.warning("For load_checkpoint, the parameters `specify_prefix` and `filter_prefix` will be "
                         "deprecated, please use `choice_func` instead.")
-    content = _read_content(path, dec_key, dec_mode, crc_check)
-    parameter_dict = _parse(path, content, specify_prefix, filter_prefix, choice_func)
+    if format == "safetensors":
+        if content is None:
+            with open(path, "rb") as f:
+                content = f.read()
+        parameter_dict, remove_redundancy = _load_safetensors(path, content, specify_prefix, filter_prefix,
+                                                              choice_func, crc_check, remove_redundancy)
+    else:
+        content = _read_content(path, dec_key, dec_mode, crc_check)
+        parameter_dict = _parse(path, content, specify_prefix, filter_prefix, choice_func)
     if not parameter_dict:
         raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
                          "'filter_prefix' or 'specify_prefix' are set correctly.")
     if net is not None:
         load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
     return parameter_dict
+
+
+def _load_safetensors(path: str, content: bytes, specify_prefix: tuple | None, filter_prefix: tuple | None,
+                      choice_func: Callable | None, crc_check: bool, remove_redundancy: bool) -> tuple:
+    """Parse a safetensors file as MindSpore does: ``(parameter_dict, remove_redundancy)``.
+
+    The entries come in sorted name order, as unnamed Parameters (MindSpore names them
+    ``Parameter#N``). The CRC covers every entry, filtered or not. A ``remove_redundancy`` flag in
+    the metadata that disagrees with the argument wins, with a warning.
+    """
+    try:
+        metadata, arrays = _read_safetensors(content)
+    except _SafetensorsError as e:
+        raise ValueError(f"Fail to parse the input safetensors: '{path}'. Please check the correctness of the file. "
+                         f"For 'load_checkpoint', the 'ckpt_file_name' is not a valid safetensors file: {e}.") from e
+    metadata = metadata or {}
+    crc = 0
+    parameter_dict: dict = {}
+    for name in sorted(arrays):
+        arr = arrays[name]
+        if crc_check:
+            crc = binascii.crc32(name.encode("utf-8"), crc)
+            crc = binascii.crc32(_crc_bytes(arr), crc)
+        if not _wanted(name, specify_prefix, filter_prefix, choice_func):
+            continue
+        if name in metadata:
+            raise ValueError(f"For 'load_checkpoint', the safetensors entry '{name}' has dtype {metadata[name]!r} in "
+                             f"the metadata of '{path}' (qint4x2), which tfspore does not support.")
+        parameter_dict[name] = Parameter(Tensor(np.array(arr)))
+    flag = metadata.get("remove_redundancy")
+    if flag == "True" and not remove_redundancy:
+        _logger.warning("For 'load_checkpoint', the safetensors file is deduplicated, but remove_redundancy is set "
+                        "to False.")
+        remove_redundancy = True
+    elif flag == "False" and remove_redundancy:
+        _logger.warning("For 'load_checkpoint', the safetensors file is non-deduplicated, but remove_redundancy is "
+                        "set to True.")
+        remove_redundancy = False
+    if crc_check:
+        if "crc_num" not in metadata:
+            _logger.warning("For 'load_checkpoint', the safetensors file do not contain the crc code, please check "
+                            "the file.")
+        elif str(crc) != metadata["crc_num"]:
+            raise ValueError("For 'load_checkpoint', the crc check has failed. Please check whether the ckpt file is "
+                             "damaged.")
+    return parameter_dict, remove_redundancy
 
 
 class ParamDictFuture:
@@ -644,6 +857,8 @@ def load_checkpoint_async(ckpt_file_name: str, net: Cell | None = None, strict_l
                           specify_prefix: Any = None, choice_func: Callable | None = None) -> ParamDictFuture:
     """Run :func:`load_checkpoint` in a background thread.
 
+    A name ending with ``.safetensors`` is read with ``format="safetensors"``, any other as ``ckpt``.
+
     Args:
         ckpt_file_name, net, strict_load, filter_prefix, dec_key, dec_mode, specify_prefix,
             choice_func: as for :func:`load_checkpoint`.
@@ -655,9 +870,10 @@ def load_checkpoint_async(ckpt_file_name: str, net: Cell | None = None, strict_l
         >>> param_dict = load_checkpoint_async("/tmp/w.ckpt").result()
     """
     from concurrent.futures import ThreadPoolExecutor
+    fmt = "safetensors" if isinstance(ckpt_file_name, str) and ckpt_file_name.endswith(".safetensors") else "ckpt"
     executor = ThreadPoolExecutor(max_workers=1)
     future = executor.submit(load_checkpoint, ckpt_file_name, net, strict_load, filter_prefix, dec_key, dec_mode,
-                             specify_prefix, choice_func)
+                             specify_prefix, choice_func, format=fmt)
     return ParamDictFuture(executor, future)
 
 

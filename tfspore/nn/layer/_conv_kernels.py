@@ -1,12 +1,14 @@
 """The convolution kernels behind the conv layers: channels-first data, MindSpore's weight layouts.
 
-TensorFlow's CPU kernels take NCHW only with oneDNN (``tfspore.ops.function._layout`` probes
-it); elsewhere the data is transposed to channels-last and back. CPUs without oneDNN also lack
+2-D convolutions run on NCHW data directly on GPUs; on CPUs the data is transposed to
+channels-last and back, which is faster than oneDNN's NCHW kernels (``tfspore.ops.function._layout``
+probes which kernels take NCHW; ``TFSPORE_NCHW`` forces the choice). CPUs without oneDNN also lack
 grouped-convolution gradients and dilated 3-D convolutions, so there the groups are split (or
 run as a depthwise convolution) and the filters dilated with zeros.
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence
 
 import tensorflow as tf
@@ -41,6 +43,17 @@ def _native_cpu_kernels() -> bool:
     return gpu_visible() or nchw_supported("conv")
 
 
+def _direct_nchw_conv() -> bool:
+    """Whether 2-D convolutions run on NCHW data directly: on GPUs, or where ``TFSPORE_NCHW`` asks.
+
+    oneDNN's CPU kernels accept NCHW too, but (forward and both gradients) they measure about
+    1.3x slower than transposing to NHWC, convolving and transposing back (``bench/``).
+    """
+    if os.environ.get("TFSPORE_NCHW") is not None:
+        return nchw_supported("conv")
+    return gpu_visible()
+
+
 def _spatial_pad(x: tf.Tensor, pads: Sequence[tuple[int, int]]) -> tf.Tensor:
     """Zero-pad the trailing spatial dims of a channels-first tensor."""
     if not any(lo or hi for lo, hi in pads):
@@ -68,7 +81,7 @@ def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padd
     filt = tf.transpose(w, [2, 3, 1, 0])
     sh, sw = stride
     dh, dw = dilation
-    if nchw_supported("conv"):
+    if _direct_nchw_conv():
         return tf.nn.conv2d(x, filt, [1, 1, sh, sw], padding, data_format="NCHW", dilations=[1, 1, dh, dw])
     native = _native_cpu_kernels()
     if group > 1 and not native:

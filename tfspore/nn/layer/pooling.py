@@ -47,7 +47,7 @@ def _tf_pool(kind: str, x: tf.Tensor, ksize: tuple, strides: tuple, padding: str
     fn = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
     if data_format == "NHWC":
         return fn(x, list(ksize), list(strides), padding, data_format="NHWC")
-    if nchw_supported(kind + "pool"):
+    if nchw_supported(kind + "pool", x.dtype):
         return fn(x, [1, 1, *ksize], [1, 1, *strides], padding, data_format="NCHW")
     y = fn(tf.transpose(x, [0, 2, 3, 1]), list(ksize), list(strides), padding)
     return tf.transpose(y, [0, 3, 1, 2])

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import tensorflow as tf
+from tensorflow.python.ops import resource_variable_ops
 
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
@@ -25,12 +26,29 @@ from tfspore.nn.optim.optimizer import Optimizer, _success, _tf, opt_init_args_r
 __all__ = ["Momentum"]
 
 
+def _fusable(var: Any, accum: Any) -> bool:
+    """Whether TensorFlow's fused ``ResourceApplyMomentum`` may update ``var`` in place.
+
+    Plain resource variables only, in a graph: distributed variables go through their own
+    ``assign`` (which keeps the replicas in sync), and eagerly the op would buy nothing.
+    """
+    if tf.executing_eagerly():
+        return False
+    return all(type(v) is resource_variable_ops.ResourceVariable  # pylint: disable=unidiomatic-typecheck
+               for v in (var, accum))
+
+
 def _apply_momentum(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: tf.Tensor, momentum: tf.Tensor,
                     use_nesterov: bool) -> Any:
     dt = var.dtype
     grad = tf.cast(grad, dt) if grad.dtype != dt else grad
     lr = tf.cast(lr, dt)
     momentum = tf.cast(momentum, dt)
+    if not use_nesterov and accum.dtype == dt and _fusable(var, accum):
+        # One kernel, bit for bit the same arithmetic: accum = accum * momentum + grad; var -= lr * accum.
+        # (Its Nesterov form rounds differently from the ops below, which match MindSpore.)
+        return _success([tf.raw_ops.ResourceApplyMomentum(var=var.handle, accum=accum.handle, lr=lr, grad=grad,
+                                                          momentum=momentum)])
     new_accum = accum * momentum + grad
     a_op = accum.assign(new_accum, read_value=False)
     if use_nesterov:

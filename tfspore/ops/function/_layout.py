@@ -18,11 +18,11 @@ __all__ = []
 _CACHE: dict = {}
 
 
-def _probe(kind: str) -> bool:
+def _probe(kind: str, dtype: tf.DType = tf.float32) -> bool:
     """Run the forward and gradient kernels of ``kind`` in NCHW (raw ops: tapes are paused in init_scope)."""
     raw = tf.raw_ops
-    x = tf.ones([1, 2, 4, 4])
-    w = tf.ones([2, 2, 2, 2])
+    x = tf.ones([1, 2, 4, 4], dtype)
+    w = tf.ones([2, 2, 2, 2], dtype)
     nchw = dict(data_format="NCHW")
     if kind in ("conv", "conv_transpose"):
         y = raw.Conv2D(input=x, filter=w, strides=[1, 1, 2, 2], padding="SAME", **nchw)
@@ -53,9 +53,11 @@ def gpu_visible() -> bool:
     return res
 
 
-def nchw_supported(kind: str) -> bool:
-    """Whether ``kind`` ('conv', 'conv_transpose', 'maxpool', 'avgpool') runs with ``data_format='NCHW'`` here."""
-    res = _CACHE.get(kind)
+def nchw_supported(kind: str, dtype: tf.DType = tf.float32) -> bool:
+    """Whether ``kind`` ('conv', 'conv_transpose', 'maxpool', 'avgpool') runs with ``data_format='NCHW'`` here,
+    for ``dtype`` data (oneDNN's CPU kernels cover some float types only, e.g. no float16 average pooling)."""
+    key = kind if dtype == tf.float32 else (kind, dtype.name)
+    res = _CACHE.get(key)
     if res is None:
         forced = os.environ.get("TFSPORE_NCHW")
         if forced is not None:
@@ -65,8 +67,8 @@ def nchw_supported(kind: str) -> bool:
         else:
             try:
                 with tf.init_scope():
-                    res = _probe(kind)
+                    res = _probe(kind, dtype)
             except (tf.errors.OpError, ValueError, TypeError):
                 res = False
-        _CACHE[kind] = res
+        _CACHE[key] = res
     return res

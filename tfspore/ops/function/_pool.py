@@ -28,7 +28,7 @@ __all__ = [
 # ---------------------------------------------------------------------------- pooling
 def _pool_nchw(kind: str, x: tf.Tensor, ksize: tuple, strides: tuple, padding: str) -> tf.Tensor:
     fn = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
-    if nchw_supported(kind + "pool"):
+    if nchw_supported(kind + "pool", x.dtype):
         return fn(x, list(ksize), list(strides), padding, data_format="NCHW")
     y = fn(tf.transpose(x, [0, 2, 3, 1]), list(ksize), list(strides), padding)
     return tf.transpose(y, [0, 3, 1, 2])

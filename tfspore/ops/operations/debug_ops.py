@@ -1,4 +1,4 @@
-"""Debug primitives: ``Print``.
+"""Debug primitives: ``Print`` and the summary operators (``ScalarSummary``, ...).
 
 Example:
     >>> from tfspore import ops
@@ -12,8 +12,10 @@ from typing import Any
 
 from tfspore.ops.function.other_func import print_
 from tfspore.ops.primitive import Primitive, prim_attr_register
+from tfspore.ops.operations._summary_ops import (SUMMARY_TENSOR_CACHE, HistogramSummary, ImageSummary,  # noqa: F401
+                                                 ScalarSummary, TensorSummary)
 
-__all__ = ["Print"]
+__all__ = ["Print", "ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary"]
 
 
 class Print(Primitive):

@@ -25,7 +25,9 @@ from tfspore.train.callback._reduce_lr_on_plateau import ReduceLROnPlateau
 from tfspore.train.callback._on_request_exit import OnRequestExit
 from tfspore.train.callback._backup_and_restore import BackupAndRestore
 from tfspore.train.callback._keras_bridge import as_keras_callback
+from tfspore.train.callback._summary_collector import SummaryCollector
+from tfspore.train.callback._landscape import SummaryLandscape
 
 __all__ = ["Callback", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig", "RunContext",
            "LearningRateScheduler", "History", "LambdaCallback", "ReduceLROnPlateau", "EarlyStopping",
-           "OnRequestExit", "BackupAndRestore", "as_keras_callback"]
+           "OnRequestExit", "BackupAndRestore", "as_keras_callback", "SummaryCollector", "SummaryLandscape"]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
 __all__ = ["Loss"]
@@ -51,7 +53,8 @@ class Loss(Metric):
             loss = loss.reshape(1)
         if loss.ndim != 1:
             raise ValueError(f"For 'Loss.update', the dimension of your input (loss) must be 1, but got {loss.ndim}.")
-        self._sum_loss += loss.mean(-1)
+        # float64 accumulation: MindSpore 2.10 (numpy < 2) returns numpy.float64 from eval.
+        self._sum_loss += np.float64(loss.mean(-1))
         self._total_num += 1
 
     def eval(self) -> float:
