@@ -167,6 +167,25 @@ class DatasetHelper:
             yield [Tensor._from_tf(t) for t in (element if isinstance(element, tuple) else (element,))]
 
 
+def _zero_outputs(compiled_step: Any, element_spec: Any) -> tuple | None:
+    """One step's output structure and zeros of its dtypes: the sink loop's initial carried values.
+
+    None when the outputs are not all tensors of plain dtypes; the loop then runs the first step
+    before the ``tf.while_loop`` to learn them.
+    """
+    spec = element_spec if isinstance(element_spec, tuple) else (element_spec,)
+    try:
+        outputs = compiled_step.get_concrete_function(*spec).structured_outputs
+        flat = tf.nest.flatten(outputs)
+        if not flat or not all(isinstance(t, tf.Tensor) for t in flat):
+            return None
+        zeros = [tf.zeros([d or 0 for d in t.shape.as_list()] if t.shape.rank is not None else [0], t.dtype)
+                 for t in flat]
+    except (TypeError, ValueError, tf.errors.OpError):
+        return None
+    return outputs, zeros
+
+
 class _DataSinkCell(Cell):
     """A network fed from a DatasetHelper's stream; one call runs one sink."""
 
@@ -190,14 +209,19 @@ class _DataSinkCell(Cell):
                 return compiled_step(*element)
 
             def loop(iterator: Any) -> Any:
-                first = step(*iterator.get_next())
-                flat = [tf.convert_to_tensor(t) for t in tf.nest.flatten(first)]
+                template = None if strategy is not None else _zero_outputs(compiled_step, iterator.element_spec)
+                if template is None:
+                    first, start = step(*iterator.get_next()), 1
+                    flat = [tf.convert_to_tensor(t) for t in tf.nest.flatten(first)]
+                else:
+                    # the step appears once in the graph (half the graph to optimize on the first call)
+                    (first, flat), start = template, 0
 
                 def body(i: tf.Tensor, *carried: tf.Tensor) -> tuple:
                     out = step(*iterator.get_next())
                     return (i + 1,) + tuple(tf.convert_to_tensor(t) for t in tf.nest.flatten(out))
 
-                res = tf.while_loop(lambda i, *c: i < steps, body, (tf.constant(1),) + tuple(flat),
+                res = tf.while_loop(lambda i, *c: i < steps, body, (tf.constant(start),) + tuple(flat),
                                     shape_invariants=(tf.TensorShape([]),) + tuple(
                                         tf.TensorShape(None) for _ in flat))
                 return tf.nest.pack_sequence_as(first, list(res[1:]))
