@@ -112,7 +112,7 @@ class CheckpointConfig:
         exception_save: save ``<prefix>-<epoch>_<step>_breakpoint.ckpt`` when training raises. Default: False.
         crc_check: append a CRC-32 trailer. Default: False.
         remove_redundancy: save without data-parallel redundancy (parallel training only). Default: False.
-        format: ``"ckpt"`` (checked at save time). Default: ``"ckpt"``.
+        format: ``"ckpt"`` or ``"safetensors"`` (checked at save time). Default: ``"ckpt"``.
         **kwargs: ``incremental`` (bool) and ``enable_redundance`` (bool).
 
     Raises:
@@ -233,7 +233,7 @@ class CheckpointConfig:
 
     @property
     def format(self) -> str:
-        """str: the file format (``"ckpt"``)."""
+        """str: the file format (``"ckpt"`` or ``"safetensors"``)."""
         return self._format
 
     @property
