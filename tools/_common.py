@@ -100,9 +100,14 @@ def select(names: Iterable[str], include: str | None) -> list:
     return [n for n in names if pattern.search(n)]
 
 
-def atomic_target(tool: str, path: str) -> str:
-    """Check that the directory of an output path exists and is writable."""
+def atomic_target(tool: str, path: str, create: bool = False) -> str:
+    """Check that the directory of an output path exists (or create it) and is writable."""
     directory = os.path.dirname(os.path.abspath(path))
+    if create:
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as e:
+            raise ToolError(f"{tool}: cannot create the directory of the argument 'output' ({path!r}): {e}") from e
     if not os.path.isdir(directory):
         raise ToolError(f"{tool}: the directory of the argument 'output' must exist, but got {path!r}.")
     if not os.access(directory, os.W_OK):

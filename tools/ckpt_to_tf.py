@@ -33,8 +33,8 @@ def convert(ckpt: str, output: str, keras_layout: bool = False, include: str | N
     Args:
         ckpt: the MindSpore ``.ckpt`` file.
         output: the TensorFlow checkpoint prefix (``output.index`` and ``output.data-*`` are
-            written; existing files of that prefix are replaced only once the new ones are
-            complete).
+            written, its directory created if needed; existing files of that prefix are replaced
+            only once the new ones are complete).
         keras_layout: transpose ``*weight`` entries to Keras's layout.
         include: a regular expression; only matching names are converted.
         dec_key, dec_mode: decryption of an encrypted ``.ckpt``.
@@ -44,7 +44,7 @@ def convert(ckpt: str, output: str, keras_layout: bool = False, include: str | N
     """
     import tensorflow as tf
     params = read_ckpt(TOOL, ckpt, dec_key, dec_mode)
-    atomic_target(TOOL, output)
+    atomic_target(TOOL, output, create=True)
     names = select(params, include)
     if not names:
         raise ToolError(f"{TOOL}: no parameter of {ckpt!r} matches the argument 'include' ({include!r}).")

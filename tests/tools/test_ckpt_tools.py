@@ -165,8 +165,13 @@ def test_bad_arguments_name_the_argument(tmp_path):
         ckpt_to_tf.main([str(tmp_path / "x.ckpt"), str(tmp_path / "y"), "--dec_key", "zz"])
     src = str(tmp_path / "net.ckpt")
     save_checkpoint(_Net(), src)
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(ToolError, match="cannot create the directory of the argument 'output'"):
+        ckpt_to_tf.convert(src, str(tmp_path / "a_file" / "dir" / "x"))
+    ckpt_to_tf.convert(src, str(tmp_path / "new" / "dir" / "x"))
+    assert os.path.exists(str(tmp_path / "new" / "dir" / "x.index"))
     with pytest.raises(ToolError, match="directory of the argument 'output' must exist"):
-        ckpt_to_tf.convert(src, str(tmp_path / "no" / "dir" / "x"))
+        tf_to_ckpt.convert(str(tmp_path / "new" / "dir" / "x"), str(tmp_path / "no" / "x.ckpt"))
     with pytest.raises(ToolError, match="argument 'include'"):
         ckpt_to_tf.convert(src, str(tmp_path / "x"), include="^nothing$")
     with pytest.raises(ToolError, match="argument 'input'"):
