@@ -153,21 +153,11 @@ class LossScaler(ABC):
         raise NotImplementedError
 
 
-class StaticLossScaler(LossScaler):
-    """A fixed loss scale.
+class _ParameterScaler(LossScaler):
+    """The scaling shared by the built-in loss scalers: by the float32 Parameter ``scale_value``.
 
     Args:
-        scale_value: the scale (int or float, >= 1), kept in the Parameter ``scale_value``.
-
-    Raises:
-        TypeError: when ``scale_value`` is not an int or float.
-        ValueError: when it is < 1.
-
-    Example:
-        >>> import tfspore as ms
-        >>> from tfspore import amp
-        >>> print(amp.StaticLossScaler(scale_value=2 ** 10).scale(ms.Tensor([1.], ms.float32)))
-        [1024.]
+        scale_value: the scale (int or float, >= 1).
     """
 
     def __init__(self, scale_value: float) -> None:
@@ -196,6 +186,24 @@ class StaticLossScaler(LossScaler):
         """
         return _grad_unscale_map(self.scale_value, inputs)
 
+
+class StaticLossScaler(_ParameterScaler):
+    """A fixed loss scale.
+
+    Args:
+        scale_value: the scale (int or float, >= 1), kept in the Parameter ``scale_value``.
+
+    Raises:
+        TypeError: when ``scale_value`` is not an int or float.
+        ValueError: when it is < 1.
+
+    Example:
+        >>> import tfspore as ms
+        >>> from tfspore import amp
+        >>> print(amp.StaticLossScaler(scale_value=2 ** 10).scale(ms.Tensor([1.], ms.float32)))
+        [1024.]
+    """
+
     def adjust(self, grads_finite: Any) -> bool:
         """Return False: the scale is fixed.
 
@@ -205,7 +213,7 @@ class StaticLossScaler(LossScaler):
         return False
 
 
-class DynamicLossScaler(LossScaler):
+class DynamicLossScaler(_ParameterScaler):
     """A loss scale lowered on non-finite gradients and raised after ``scale_window`` finite steps.
 
     Args:
@@ -228,33 +236,10 @@ class DynamicLossScaler(LossScaler):
     """
 
     def __init__(self, scale_value: float, scale_factor: int, scale_window: int) -> None:
-        scale_value = _check_scale_value(scale_value)
-        self.scale_value = Parameter(Tensor(scale_value, dtype=mstype.float32), name="scale_value")
+        super().__init__(scale_value)
         self.scale_window = _check_positive_int(scale_window, "scale_window")
         self.scale_factor = _check_positive_int(scale_factor, "scale_factor")
         self.counter = Parameter(Tensor(0, dtype=mstype.int32), name="counter")
-
-    def scale(self, inputs: Any) -> Any:
-        """Multiply ``inputs`` by the scale.
-
-        Args:
-            inputs: a Tensor or a tuple of Tensors.
-
-        Returns:
-            The scaled value(s), with the structure of ``inputs``.
-        """
-        return _grad_scale_map(self.scale_value, inputs)
-
-    def unscale(self, inputs: Any) -> Any:
-        """Divide ``inputs`` by the scale.
-
-        Args:
-            inputs: a Tensor or a tuple of Tensors.
-
-        Returns:
-            The unscaled value(s), with the structure of ``inputs``.
-        """
-        return _grad_unscale_map(self.scale_value, inputs)
 
     def adjust(self, grads_finite: Any) -> bool:
         """Update the scale: ``max(1, scale / factor)`` when the gradients are not finite;

@@ -1,9 +1,9 @@
 """mindspore.train.callback ModelCheckpoint / CheckpointConfig, LossMonitor and TimeMonitor pages: LeNet5.
 
-The page's code with a fixed run: ``create_dataset`` is the training guide's (in file order,
-without its shuffle) on a small MNIST directory (``MNIST_Data/train``, 64 images: 2 steps per
-epoch), the weights are set from a seeded numpy generator, and after training the script prints
-the losses (``LossMonitor()``, as on the LossMonitor page), the epoch times (``TimeMonitor()``,
+The page's code (its own LeNet5) with a fixed run: ``create_dataset`` comes from ``_fixtures.py``
+(the MNIST pipeline in file order, without its shuffle) on a small MNIST directory
+(``MNIST_Data/train``, 64 images: 2 steps per epoch), the weights are set from a seeded numpy
+generator (``fix_weights``), and after training the script prints the losses (``LossMonitor()``, as on the LossMonitor page), the epoch times (``TimeMonitor()``,
 as on the TimeMonitor page; the times are masked in the comparison) and the checkpoint files
 that ``ModelCheckpoint`` kept (beyond the page).
 """
@@ -11,26 +11,10 @@ that ``ModelCheckpoint`` kept (beyond the page).
 # parity: mask=(time: )[0-9.]+
 import os
 
-import numpy as np
-import mindspore.dataset as ds
-import mindspore.dataset.transforms as CT
-import mindspore.dataset.vision as CV
-from mindspore import Model, nn, Tensor
-from mindspore.common import dtype as mstype
-from mindspore.dataset.vision import Inter
+from mindspore import Model, nn
 from mindspore.train.callback import ModelCheckpoint, CheckpointConfig, LossMonitor, TimeMonitor
 from mindspore.common.initializer import Normal
-
-
-def create_dataset(data_path, batch_size=32):
-    """The training guide's MNIST pipeline, in file order."""
-    mnist_ds = ds.MnistDataset(data_path, shuffle=False)
-    mnist_ds = mnist_ds.map(input_columns="label", operations=CT.TypeCast(mstype.int32))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Resize((32, 32), interpolation=Inter.LINEAR))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Rescale(1.0 / 255.0, 0.0))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Rescale(1 / 0.3081, -1 * 0.1307 / 0.3081))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.HWC2CHW())
-    return mnist_ds.batch(batch_size, drop_remainder=True)
+from _fixtures import create_dataset, fix_weights
 
 
 class LeNet5(nn.Cell):
@@ -53,16 +37,6 @@ class LeNet5(nn.Cell):
         x = self.relu(self.fc2(x))
         x = self.fc3(x)
         return x
-
-
-def fix_weights(network, seed=0):
-    """Fixed weights in place of the random initial ones."""
-    rng = np.random.RandomState(seed)
-    for param in network.trainable_params():
-        shape = tuple(param.shape)
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-        value = np.clip(rng.standard_normal(shape), -2, 2) / np.sqrt(fan_in)
-        param.set_data(Tensor(value.astype(np.float32)))
 
 
 if __name__ == "__main__":

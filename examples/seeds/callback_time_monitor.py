@@ -1,66 +1,18 @@
 """mindspore.train.callback.TimeMonitor page: LeNet5 trained for 10 epochs with ``TimeMonitor()``.
 
-The page's ``LeNet5()`` is the CheckpointConfig page's and ``create_dataset`` the training guide's
-(in file order, without its shuffle) on a small MNIST directory (``MNIST_Data/train``; the page's
+The page's ``LeNet5()`` and ``create_dataset`` come from ``_fixtures.py`` (the docs' lenet.py, the
+same network as the CheckpointConfig page's, and the MNIST pipeline in file order, without its
+shuffle) on a small MNIST directory (``MNIST_Data/train``; the page's
 ``'./MNIST_Data'`` holds the train and test folders), 64 images: 2 steps per epoch; the weights
-are set from a seeded numpy generator. The comparison masks the times; the lines, their
+are set from a seeded numpy generator (``fix_weights``). The comparison masks the times; the lines, their
 epochs and step counts must match. After training the script prints the last layer's bias
 (beyond the page).
 """
 # parity: env=msds data=mnist
 # parity: mask=(time: )[0-9.]+
-import numpy as np
-import mindspore.dataset as ds
-import mindspore.dataset.transforms as CT
-import mindspore.dataset.vision as CV
-from mindspore import Model, nn, Tensor
-from mindspore.common import dtype as mstype
-from mindspore.dataset.vision import Inter
+from mindspore import Model, nn
 from mindspore.train.callback import TimeMonitor
-from mindspore.common.initializer import Normal
-
-
-def create_dataset(data_path, batch_size=32):
-    """The training guide's MNIST pipeline, in file order."""
-    mnist_ds = ds.MnistDataset(data_path, shuffle=False)
-    mnist_ds = mnist_ds.map(input_columns="label", operations=CT.TypeCast(mstype.int32))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Resize((32, 32), interpolation=Inter.LINEAR))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Rescale(1.0 / 255.0, 0.0))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Rescale(1 / 0.3081, -1 * 0.1307 / 0.3081))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.HWC2CHW())
-    return mnist_ds.batch(batch_size, drop_remainder=True)
-
-
-class LeNet5(nn.Cell):
-    def __init__(self, num_class=10, num_channel=1):
-        super(LeNet5, self).__init__()
-        self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode='valid')
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode='valid')
-        self.fc1 = nn.Dense(16 * 5 * 5, 120, weight_init=Normal(0.02))
-        self.fc2 = nn.Dense(120, 84, weight_init=Normal(0.02))
-        self.fc3 = nn.Dense(84, num_class, weight_init=Normal(0.02))
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        x = self.fc3(x)
-        return x
-
-
-def fix_weights(network, seed=0):
-    """Fixed weights in place of the random initial ones."""
-    rng = np.random.RandomState(seed)
-    for param in network.trainable_params():
-        shape = tuple(param.shape)
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-        value = np.clip(rng.standard_normal(shape), -2, 2) / np.sqrt(fan_in)
-        param.set_data(Tensor(value.astype(np.float32)))
+from _fixtures import create_dataset, LeNet5, fix_weights
 
 
 if __name__ == "__main__":

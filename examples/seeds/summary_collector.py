@@ -1,9 +1,9 @@
 """mindspore.train.callback.SummaryCollector page: LeNet5 trained with ``SummaryCollector``, simple usage and
 ``collect_specified_data``.
 
-The page's ``create_dataset`` and ``LeNet5`` are the model zoo's (the dataset in file order, without
-shuffle) on a small MNIST directory (``MNIST_Data/train``, 64 images: 2 steps per epoch), with fixed
-weights. ``device_target`` is left at its default (the page sets "Ascend"). MindSpore 2.10 on CPU
+The page's ``create_dataset`` and ``LeNet5`` are the model zoo's, from
+``_fixtures.py`` (the dataset in file order, without shuffle) on a small MNIST directory
+(``MNIST_Data/train``, 64 images: 2 steps per epoch), with fixed weights. ``device_target`` is left at its default (the page sets "Ascend"). MindSpore 2.10 on CPU
 refuses the page's ``amp_level="O2"`` (its default loss-scale manager needs Ascend or GPU): the
 expected output comes from MindSpore running this script with ``--reference``, which adds
 ``loss_scale_manager=None``. The page prints nothing; beyond the page, the script prints what the runs left in ``./summary_dir``: the landscape
@@ -20,63 +20,12 @@ import argparse
 import json
 import os
 
-import numpy as np
-import mindspore.dataset as ds
-import mindspore.dataset.transforms as CT
-import mindspore.dataset.vision as CV
 import mindspore.nn as nn
-from mindspore import context, Tensor
-from mindspore.common import dtype as mstype
-from mindspore.common.initializer import Normal
-from mindspore.dataset.vision import Inter
+from mindspore import context
 from mindspore.train.callback import SummaryCollector
 from mindspore import Model
 from mindspore.nn import Accuracy
-
-
-def create_dataset(data_path, batch_size=32):
-    """The model zoo's MNIST pipeline, in file order."""
-    mnist_ds = ds.MnistDataset(data_path, shuffle=False)
-    mnist_ds = mnist_ds.map(input_columns="label", operations=CT.TypeCast(mstype.int32))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Resize((32, 32), interpolation=Inter.LINEAR))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Rescale(1.0 / 255.0, 0.0))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.Rescale(1 / 0.3081, -1 * 0.1307 / 0.3081))
-    mnist_ds = mnist_ds.map(input_columns="image", operations=CV.HWC2CHW())
-    return mnist_ds.batch(batch_size, drop_remainder=True)
-
-
-class LeNet5(nn.Cell):
-    """The model zoo's LeNet5."""
-
-    def __init__(self, num_class=10, num_channel=1):
-        super(LeNet5, self).__init__()
-        self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode='valid')
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode='valid')
-        self.fc1 = nn.Dense(16 * 5 * 5, 120, weight_init=Normal(0.02))
-        self.fc2 = nn.Dense(120, 84, weight_init=Normal(0.02))
-        self.fc3 = nn.Dense(84, num_class, weight_init=Normal(0.02))
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        x = self.fc3(x)
-        return x
-
-
-def fix_weights(network, seed=0):
-    """Fixed weights in place of the random initial ones."""
-    rng = np.random.RandomState(seed)
-    for param in network.trainable_params():
-        shape = tuple(param.shape)
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-        value = np.clip(rng.standard_normal(shape), -2, 2) / np.sqrt(fan_in)
-        param.set_data(Tensor(value.astype(np.float32)))
+from _fixtures import create_dataset, LeNet5, fix_weights
 
 
 if __name__ == '__main__':

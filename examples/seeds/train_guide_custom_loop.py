@@ -6,7 +6,7 @@ in which the helper yields every batch and the loop prints every step's loss: 10
 small MNIST directory (``MNIST_Data/train``, 64 images: 2 batches per epoch). Without sink the
 network is called directly: MindSpore 2.10's ``connect_network_with_dataset`` raises
 RuntimeError for a helper that is not in sink mode. As in ``train_guide_sink.py``: the file order is kept (no shuffle), the
-weights are set from a seeded numpy generator, the transforms come from
+weights are set from a seeded numpy generator (``_fixtures.fix_weights``), the transforms come from
 ``mindspore.dataset.transforms`` / ``mindspore.dataset.vision`` (MindSpore 2.10 has no
 ``c_transforms`` modules) and the context has no ``device_target="Ascend"``.
 ``train_guide_custom_loop_sink.py`` runs the guide's sink mode.
@@ -15,12 +15,11 @@ weights are set from a seeded numpy generator, the transforms come from
 import argparse
 import os
 
-import numpy as np
 import mindspore.dataset as ds
 import mindspore.dataset.transforms as CT
 import mindspore.dataset.vision as CV
 import mindspore.nn as nn
-from mindspore import context, Tensor
+from mindspore import context
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import TruncatedNormal
 from mindspore.common.parameter import ParameterTuple
@@ -28,6 +27,7 @@ from mindspore.dataset.vision import Inter
 from mindspore.nn.wrap.cell_wrapper import WithLossCell
 import mindspore.ops as ops
 from mindspore.train.dataset_helper import DatasetHelper
+from _fixtures import fix_weights
 
 
 def create_dataset(data_path, batch_size=32, repeat_size=1,
@@ -145,16 +145,6 @@ class TrainOneStepCell(nn.Cell):
         sens = ops.Fill()(ops.DType()(loss), ops.Shape()(loss), self.sens)
         grads = self.grad(self.network, weights)(data, label, sens)
         return ops.depend(loss, self.optimizer(grads))
-
-
-def fix_weights(network, seed=0):
-    """Fixed weights in place of the random TruncatedNormal(0.02) ones (beyond the page)."""
-    rng = np.random.RandomState(seed)
-    for param in network.trainable_params():
-        shape = tuple(param.shape)
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-        value = np.clip(rng.standard_normal(shape), -2, 2) / np.sqrt(fan_in)
-        param.set_data(Tensor(value.astype(np.float32)))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ The run is 10 epochs of ``sink_size=2`` (the guide: 100) on a small MNIST direct
 (``MNIST_Data/train``, 64 images: 2 batches). Longer runs drift apart: this small network at
 this learning rate is unstable enough that float rounding differences between the two
 frameworks grow past 1e-5 after about 25 steps (tfspore's sink and non-sink runs agree exactly). As in ``train_guide_sink.py``:
-the file order is kept (no shuffle), the weights are set from a seeded numpy generator, the
+the file order is kept (no shuffle), the weights are set from a seeded numpy generator (``_fixtures.fix_weights``), the
 transforms come from ``mindspore.dataset.transforms`` / ``mindspore.dataset.vision`` and the
 context has no ``device_target="Ascend"``.
 
@@ -33,12 +33,11 @@ steps without sink, printing each epoch's last loss, i.e. what a real sink print
 import argparse
 import os
 
-import numpy as np
 import mindspore.dataset as ds
 import mindspore.dataset.transforms as CT
 import mindspore.dataset.vision as CV
 import mindspore.nn as nn
-from mindspore import context, Tensor
+from mindspore import context
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import TruncatedNormal
 from mindspore.common.parameter import ParameterTuple
@@ -46,6 +45,7 @@ from mindspore.dataset.vision import Inter
 from mindspore.nn.wrap.cell_wrapper import WithLossCell
 import mindspore.ops as ops
 from mindspore.train.dataset_helper import DatasetHelper, connect_network_with_dataset
+from _fixtures import fix_weights
 
 
 def create_dataset(data_path, batch_size=32, repeat_size=1,
@@ -163,16 +163,6 @@ class TrainOneStepCell(nn.Cell):
         sens = ops.Fill()(ops.DType()(loss), ops.Shape()(loss), self.sens)
         grads = self.grad(self.network, weights)(data, label, sens)
         return ops.depend(loss, self.optimizer(grads))
-
-
-def fix_weights(network, seed=0):
-    """Fixed weights in place of the random TruncatedNormal(0.02) ones (beyond the page)."""
-    rng = np.random.RandomState(seed)
-    for param in network.trainable_params():
-        shape = tuple(param.shape)
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-        value = np.clip(rng.standard_normal(shape), -2, 2) / np.sqrt(fan_in)
-        param.set_data(Tensor(value.astype(np.float32)))
 
 
 if __name__ == "__main__":

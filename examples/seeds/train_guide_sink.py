@@ -2,7 +2,8 @@
 
 The guide's code with three changes for a fixed, small run: ``create_dataset`` keeps the file
 order (the guide's ``shuffle(buffer_size=10000)`` is left out: MindSpore and tfspore shuffle
-differently), the weights are set from a seeded numpy generator after construction, and the run
+differently), the weights are set from a seeded numpy generator after construction
+(``_fixtures.fix_weights``), and the run
 has 2 epochs of 1000 steps on a small MNIST directory (``MNIST_Data/train``, 64 images: 2
 batches, cycled by the sink). The transforms are imported from ``mindspore.dataset.transforms``
 and ``mindspore.dataset.vision`` (MindSpore 2.10 no longer has the guide's ``c_transforms``
@@ -26,18 +27,18 @@ comparison masks the loss values and checks the printed lines and step numbers.
 import argparse
 import os
 
-import numpy as np
 import mindspore.dataset as ds
 import mindspore.dataset.transforms as CT
 import mindspore.dataset.vision as CV
 import mindspore.nn as nn
-from mindspore import context, Tensor
+from mindspore import context
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import TruncatedNormal
 from mindspore.dataset.vision import Inter
 import mindspore.ops as ops
 from mindspore.train import Model
 from mindspore.train.callback import LossMonitor
+from _fixtures import fix_weights
 
 
 def create_dataset(data_path, batch_size=32, repeat_size=1,
@@ -135,16 +136,6 @@ class LeNet5(nn.Cell):
         x = self.relu(x)
         x = self.fc3(x)
         return x
-
-
-def fix_weights(network, seed=0):
-    """Fixed weights in place of the random TruncatedNormal(0.02) ones (beyond the page)."""
-    rng = np.random.RandomState(seed)
-    for param in network.trainable_params():
-        shape = tuple(param.shape)
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-        value = np.clip(rng.standard_normal(shape), -2, 2) / np.sqrt(fan_in)
-        param.set_data(Tensor(value.astype(np.float32)))
 
 
 if __name__ == "__main__":

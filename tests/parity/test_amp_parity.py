@@ -29,23 +29,11 @@ from mindspore import amp as mamp  # noqa: E402
 from mindspore import nn as mnn  # noqa: E402
 from mindspore import ops as mops  # noqa: E402
 from tfspore import ops as tops  # noqa: E402
+from tests.parity._ms_helpers import _warm_mindspore  # noqa: E402,F401  (autouse fixture)
 
 RTOL_LOW = 5e-5
 STEPS = 4
 LAYERS = ["conv", "bn", "relu", "flat", "fc"]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _warm_mindspore():
-    """MindSpore 2.10 under numpy 2 fails the first Python-level tensor op of a process once; absorb it."""
-    a = ms.Tensor(np.ones((2, 2), np.float32))
-    for op in (lambda: a * a, lambda: a.reshape((4,)), lambda: a.sum()):
-        for _ in range(2):
-            try:
-                op()
-                break
-            except SystemError:
-                continue
 
 
 @pytest.fixture(autouse=True)

@@ -9,27 +9,12 @@ ms_ser = pytest.importorskip("mindspore.train.serialization")
 
 import tfspore as ts  # noqa: E402
 from tfspore.train import serialization as ts_ser  # noqa: E402
+from tests.parity._ms_helpers import DTYPE_VALUES  # noqa: E402
 
 KEY16 = b"0123456789abcdef"
 KEY32 = b"abcdefghijklmnopqrstuvwxyz012345"
 
-# name -> (numpy values, dtype attribute name); the values are exact in every dtype
-VALUES = {
-    "f16": (np.array([[0.5, -1.25], [3.0, 65504.0]]), "float16"),
-    "f32": (np.arange(6, dtype=np.float64).reshape(2, 3) / 8 - 0.3, "float32"),
-    "f64": (np.array([np.pi, -np.e, 1e300]), "float64"),
-    "bf16": (np.array([[1.0, 2.5, -3.0, 0.15625]]), "bfloat16"),
-    "i8": (np.array([-128, 0, 127]), "int8"),
-    "u8": (np.array([0, 255]), "uint8"),
-    "i16": (np.array([-32768, 32767]), "int16"),
-    "u16": (np.array([0, 65535]), "uint16"),
-    "i32": (np.array([[-2 ** 31, 2 ** 31 - 1]]), "int32"),
-    "u32": (np.array([0, 2 ** 32 - 1]), "uint32"),
-    "i64": (np.array([-2 ** 63, 2 ** 63 - 1]), "int64"),
-    "u64": (np.array([0, 2 ** 64 - 1], dtype=np.uint64), "uint64"),
-    "flag": (np.array([True, False, True]), "bool_"),
-    "scalar": (np.array(3.5), "float32"),
-}
+VALUES = DTYPE_VALUES  # name -> (numpy values, dtype attribute name), exact in every dtype
 APPEND = {"epoch_num": 3, "step_num": 12, "lr": 0.01, "flag_a": True, "note": "abc ✓"}
 
 

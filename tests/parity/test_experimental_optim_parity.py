@@ -18,6 +18,8 @@ from tfspore.experimental import optim as toptim
 
 ms = pytest.importorskip("mindspore")
 from mindspore.experimental import optim as moptim  # noqa: E402
+from tests.parity._ms_helpers import _warm_mindspore  # noqa: E402,F401  (autouse fixture)
+from tests.parity._ms_helpers import make_params as _params, weights_and_grads  # noqa: E402
 
 RTOL = 1e-5
 ATOL = 1e-6
@@ -27,28 +29,8 @@ CHANGE_AT = 3
 _SHAPES = {"fc.weight": (3, 4), "fc.bias": (3,), "bn.gamma": (4,)}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _warm_mindspore():
-    """MindSpore 2.10 under numpy 2 fails the first Python-level tensor op of a process once; absorb it."""
-    a = ms.Tensor(np.ones((2, 2), np.float32))
-    for op in (lambda: a * a, lambda: a.reshape((4,)), lambda: a.sum()):
-        for _ in range(2):
-            try:
-                op()
-                break
-            except SystemError:
-                continue
-
-
 def _data(seed=0):
-    rng = np.random.default_rng(seed)
-    w0 = {n: (rng.standard_normal(s) * 0.5).astype(np.float32) for n, s in _SHAPES.items()}
-    grads = [[(rng.standard_normal(s) * 0.3).astype(np.float32) for s in _SHAPES.values()] for _ in range(STEPS)]
-    return w0, grads
-
-
-def _params(fw, w0):
-    return [fw.Parameter(fw.Tensor(v.copy()), name=n) for n, v in w0.items()]
+    return weights_and_grads(_SHAPES, STEPS, seed)
 
 
 def _two_groups(p, **first):

@@ -18,26 +18,10 @@ from tfspore import train as ttrain
 ms = pytest.importorskip("mindspore")
 from mindspore import nn as mnn  # noqa: E402
 from mindspore import train as mtrain  # noqa: E402
+from tests.parity._ms_helpers import _warm_mindspore, np_value as _np  # noqa: E402,F401  (autouse fixture)
 
 RTOL = 1e-5
 ATOL = 1e-5
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _warm_mindspore():
-    """MindSpore 2.10 under numpy 2 fails the first Python-level tensor op of a process once; absorb it."""
-    a = ms.Tensor(np.ones((2, 2), np.float32))
-    for op in (lambda: a * a, lambda: a.reshape((4,)), lambda: a.sum()):
-        for _ in range(2):
-            try:
-                op()
-                break
-            except SystemError:
-                continue
-
-
-def _np(x):
-    return x.asnumpy() if hasattr(x, "asnumpy") else np.asarray(x)
 
 
 def _close(actual, expected, rtol=RTOL, atol=ATOL):

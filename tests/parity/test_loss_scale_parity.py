@@ -30,22 +30,10 @@ ms = pytest.importorskip("mindspore")
 from mindspore import amp as ms_amp  # noqa: E402
 from mindspore import nn as mnn  # noqa: E402
 from mindspore.nn.wrap.loss_scale import _ascend_grad_overflow  # noqa: E402
+from tests.parity._ms_helpers import _warm_mindspore  # noqa: E402,F401  (autouse fixture)
 
 RTOL = 1e-5
 ATOL = 1e-6
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _warm_mindspore():
-    """MindSpore 2.10 under numpy 2 fails the first Python-level tensor op of a process once; absorb it."""
-    a = ms.Tensor(np.ones((2, 2), np.float32))
-    for op in (lambda: a * a, lambda: a.reshape((4,)), lambda: a.sum()):
-        for _ in range(2):
-            try:
-                op()
-                break
-            except SystemError:
-                continue
 
 
 class _MsLossScaleCell(mnn.TrainOneStepWithLossScaleCell):

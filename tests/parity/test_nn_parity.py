@@ -14,6 +14,7 @@ from tfspore import nn as tnn
 
 ms = pytest.importorskip("mindspore")
 from mindspore import nn as mnn  # noqa: E402
+from tests.parity._ms_helpers import _warm_mindspore, np_value as _np  # noqa: E402,F401  (autouse fixture)
 
 ATOL = 1e-5
 RTOL = 1e-5
@@ -54,25 +55,8 @@ def _random_weights(net, rng):
     return {p.name: (rng.standard_normal(p.shape) * 0.3).astype(p.asnumpy().dtype) for p in net.get_parameters()}
 
 
-def _np(x):
-    return x.asnumpy() if hasattr(x, "asnumpy") else np.asarray(x)
-
-
 def _close(a, b, atol=ATOL, rtol=RTOL):
     np.testing.assert_allclose(_np(a), _np(b), atol=atol, rtol=rtol)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _warm_mindspore():
-    """MindSpore 2.10 under numpy 2 fails the first Python-level tensor op of a process once; absorb it."""
-    a = ms.Tensor(np.ones((2, 2), np.float32))
-    for op in (lambda: a * a, lambda: a.reshape((4,)), lambda: a.sum()):
-        for _ in range(2):
-            try:
-                op()
-                break
-            except SystemError:
-                continue
 
 
 @pytest.fixture(scope="module")

@@ -10,25 +10,11 @@ mindspore = pytest.importorskip("mindspore")
 
 import tfspore as ts  # noqa: E402
 from tfspore.train import serialization as ts_ser  # noqa: E402
+from tests.parity._ms_helpers import DTYPE_VALUES  # noqa: E402
 
 # name -> (numpy values, dtype attribute name); exact in every dtype. MindSpore 2.10 can't turn a
 # bfloat16 tensor into numpy under numpy 2, so bfloat16 is checked on the tfspore side only.
-VALUES = {
-    "f16": (np.array([[0.5, -1.25], [3.0, 65504.0]]), "float16"),
-    "f32": (np.arange(6, dtype=np.float64).reshape(2, 3) / 8 - 0.3, "float32"),
-    "f64": (np.array([np.pi, -np.e, 1e300]), "float64"),
-    "i8": (np.array([-128, 0, 127]), "int8"),
-    "u8": (np.array([0, 255]), "uint8"),
-    "i16": (np.array([-32768, 32767]), "int16"),
-    "u16": (np.array([0, 65535]), "uint16"),
-    "i32": (np.array([[-2 ** 31, 2 ** 31 - 1]]), "int32"),
-    "u32": (np.array([0, 2 ** 32 - 1]), "uint32"),
-    "i64": (np.array([-2 ** 63, 2 ** 63 - 1]), "int64"),
-    "u64": (np.array([0, 2 ** 64 - 1], dtype=np.uint64), "uint64"),
-    "flag": (np.array([True, False, True]), "bool_"),
-    "scalar": (np.array(3.5), "float32"),
-    "empty": (np.zeros((0, 3)), "float32"),
-}
+VALUES = {**{k: v for k, v in DTYPE_VALUES.items() if k != "bf16"}, "empty": (np.zeros((0, 3)), "float32")}
 APPEND = {"epoch_num": 3, "step_num": 12, "lr": 0.01, "flag_a": True}
 
 

@@ -21,8 +21,13 @@ lines:
 * ``# parity: mask=<regex>``: text matching the regex (e.g. timings) is replaced by ``<masked>``
   (or by the regex's group 1, if it has a group) in both outputs before they are compared.
 
-MindSpore's outputs are cached in pytest's cache, keyed by the script, the runner and the
-MindSpore and numpy versions (set ``TFSPORE_PARITY_NO_CACHE=1`` to always rerun them).
+The scripts import the pages' placeholders (``LeNet5``, ``create_dataset``, ``fix_weights``) from
+``examples/seeds/_fixtures.py``; files whose name starts with an underscore are shared modules,
+not scripts.
+
+MindSpore's outputs are cached in pytest's cache, keyed by the script, the shared modules it
+imports, the runner and the MindSpore and numpy versions (set ``TFSPORE_PARITY_NO_CACHE=1`` to
+always rerun them).
 ``TFSPORE_PARITY_MINDSPORE_PYTHON`` picks the interpreter that runs MindSpore (default: this one).
 """
 from __future__ import annotations
@@ -116,7 +121,7 @@ def _parse(path: Path) -> SeedScript:
     return script
 
 
-SCRIPTS = [_parse(p) for p in sorted(SEEDS_DIR.glob("*.py"))]
+SCRIPTS = [_parse(p) for p in sorted(SEEDS_DIR.glob("*.py")) if not p.name.startswith("_")]
 CASES = [pytest.param(s, mode, id=f"{s.name}-{mode}") for s in SCRIPTS for mode in s.modes]
 
 
@@ -285,12 +290,20 @@ def _version(dist: str) -> str:
         return "none"
 
 
+def _shared_modules(script: SeedScript) -> list:
+    """The shared modules (``examples/seeds/_*.py``) that the script imports, as their texts."""
+    text = script.path.read_text(encoding="utf-8")
+    return [module.read_text(encoding="utf-8") for module in sorted(SEEDS_DIR.glob("_*.py"))
+            if re.search(rf"^\s*(?:from|import)\s+{re.escape(module.stem)}\b", text, re.MULTILINE)]
+
+
 def _mindspore_output(request, script: SeedScript, args: list, cwd: Path) -> str:
     python = _mindspore_python(script)
     if script.data == "mnist":
         _write_mnist(cwd)
-    key_src = "\0".join([script.path.read_text(encoding="utf-8"), _MS_RUNNER, " ".join(args), python,
-                         _version("mindspore"), _version("numpy"), script.env or "", script.data or ""])
+    key_src = "\0".join([script.path.read_text(encoding="utf-8"), *_shared_modules(script), _MS_RUNNER,
+                         " ".join(args), python, _version("mindspore"), _version("numpy"), script.env or "",
+                         script.data or ""])
     digest = hashlib.sha256(key_src.encode()).hexdigest()
     cache_key = f"tfspore/parity/seed-scripts/{script.name}{'-'.join([''] + [a.strip('-') for a in args])}"
     cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
@@ -340,6 +353,10 @@ def test_seed_script_matches_mindspore(request, tmp_path, script: SeedScript, mo
 
 def test_every_seed_script_is_collected():
     assert len(SCRIPTS) >= 30, [s.name for s in SCRIPTS]
+    # The MindSpore cache key covers the shared module for the scripts that import it, only.
+    importers = {s.name for s in SCRIPTS if _shared_modules(s)}
+    assert {"model_init", "callback_loss_monitor", "train_guide_sink"} <= importers, sorted(importers)
+    assert "cell_apply" not in importers
     for script in SCRIPTS:
         assert set(script.modes) <= {"pynative", "graph"}, script.name
         assert script.no_mindspore is None or script.no_mindspore.strip(), script.name

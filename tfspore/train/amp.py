@@ -112,14 +112,8 @@ class _OutputTo32(Cell):
         return _amp_scope.cast_floats(self._backbone(*args, **kwargs), tf.float32)
 
 
-class WithLossCell(Cell):
+class WithLossCell(nn.WithLossCell):
     """``loss_fn(float32(backbone(data)), float32(label))``: the loss wrapper of the low-precision levels."""
-
-    def __init__(self, backbone: Cell, loss_fn: Cell) -> None:
-        super().__init__(auto_prefix=False)
-        self._backbone = backbone
-        self._loss_fn = loss_fn
-        _get_attr_from_cell(self, backbone)
 
     def construct(self, data: Any, label: Any) -> Any:
         out = self._backbone(data)

@@ -25,18 +25,13 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore.common import dtype as mstype
-from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor
-from tfspore.experimental.optim.adamw import _bias_corrections, _check_adam_args
-from tfspore.experimental.optim.optimizer import Optimizer
+from tfspore.experimental.optim.adamw import _AdamBase
 from tfspore.nn.optim.adam import _apply_adam
-from tfspore.nn.optim.optimizer import _success
 
 __all__ = ["Adam"]
 
 
-class Adam(Optimizer):
+class Adam(_AdamBase):
     """Adaptive Moment Estimation (MindSpore's ``mindspore.experimental.optim.Adam``).
 
     Args:
@@ -66,35 +61,15 @@ class Adam(Optimizer):
 
     def __init__(self, params: Any, lr: Any = 1e-3, betas: Sequence[float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False) -> None:
-        _check_adam_args(lr, betas, eps, weight_decay, type(self).__name__)
-        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
-                    "maximize": maximize}
-        super().__init__(params, defaults)
-        self.exp_avg = self._clone_state(self.parameters, "exp_avg")
-        self.exp_avg_sq = self._clone_state(self.parameters, "exp_avg_sq")
-        self.max_exp_avg_sq = self._clone_state(self.parameters, "max_exp_avg_sq")
-        self.state_step = Parameter(Tensor(0, mstype.int32), "state_step")
-        self.increase_tensor = Tensor(1, mstype.int32)
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
-    def _add_group_state(self, params: Sequence[Parameter]) -> None:
-        for attr in ("exp_avg", "exp_avg_sq", "max_exp_avg_sq"):
-            self._extend_state(attr, params)
-
-    def construct(self, gradients: Sequence[Any]) -> Any:
-        flags, step = self._increase_state_step()
-        for group_id, group in enumerate(self.param_groups):
-            beta1, beta2 = group["betas"]
-            beta1, beta2 = float(beta1), float(beta2)
-            start, end = self.group_start_id[group_id], self.group_start_id[group_id + 1]
-            bc1, bc2 = _bias_corrections(step, beta1, beta2)
-            new_lr = self._group_lr(group_id) * tf.sqrt(bc2) / bc1   # lr * sqrt(1 - beta2^t) / (1 - beta1^t)
-            params = self.parameters[start:end]
-            grads = self._maximize(gradients[start:end], group.get("maximize"))
-            grads = self._decay_weight(group.get("weight_decay"), params, grads)
-            amsgrad = bool(group.get("amsgrad"))
-            eps = float(group.get("eps"))
-            for i, grad in zip(range(start, end), grads):
-                vhat = self.max_exp_avg_sq[i]._var if amsgrad else None
-                flags.append(_apply_adam(self.parameters[i]._var, self.exp_avg[i]._var, self.exp_avg_sq[i]._var,
-                                         vhat, new_lr, beta1, beta2, eps, grad, False))
-        return _success(flags)
+    def _update_group(self, group_id: int, group: dict, start: int, end: int, grads: tuple, bc1: tf.Tensor,
+                      bc2: tf.Tensor, beta1: float, beta2: float, eps: float, amsgrad: bool) -> list:
+        new_lr = self._group_lr(group_id) * tf.sqrt(bc2) / bc1   # lr * sqrt(1 - beta2^t) / (1 - beta1^t)
+        grads = self._decay_weight(group.get("weight_decay"), self.parameters[start:end], grads)
+        flags = []
+        for i, grad in zip(range(start, end), grads):
+            vhat = self.max_exp_avg_sq[i]._var if amsgrad else None
+            flags.append(_apply_adam(self.parameters[i]._var, self.exp_avg[i]._var, self.exp_avg_sq[i]._var,
+                                     vhat, new_lr, beta1, beta2, eps, grad, False))
+        return flags

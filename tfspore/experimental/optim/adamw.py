@@ -93,7 +93,49 @@ def _apply_adamw(var: tf.Variable, m: tf.Variable, v: tf.Variable, vmax: tf.Vari
     return updates
 
 
-class AdamW(Optimizer):
+class _AdamBase(Optimizer):
+    """The argument checks, state and per-group loop shared by Adam and AdamW.
+
+    The state is ``exp_avg.<name>``, ``exp_avg_sq.<name>``, ``max_exp_avg_sq.<name>`` and the
+    int32 ``state_step``; a subclass computes one group's updates in :meth:`_update_group`.
+    """
+
+    def __init__(self, params: Any, lr: Any, betas: Sequence[float], eps: float, weight_decay: float,
+                 amsgrad: bool, maximize: bool) -> None:
+        _check_adam_args(lr, betas, eps, weight_decay, type(self).__name__)
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
+                    "maximize": maximize}
+        super().__init__(params, defaults)
+        self.exp_avg = self._clone_state(self.parameters, "exp_avg")
+        self.exp_avg_sq = self._clone_state(self.parameters, "exp_avg_sq")
+        self.max_exp_avg_sq = self._clone_state(self.parameters, "max_exp_avg_sq")
+        self.state_step = Parameter(Tensor(0, mstype.int32), "state_step")
+        self.increase_tensor = Tensor(1, mstype.int32)
+
+    def _add_group_state(self, params: Sequence[Parameter]) -> None:
+        for attr in ("exp_avg", "exp_avg_sq", "max_exp_avg_sq"):
+            self._extend_state(attr, params)
+
+    def construct(self, gradients: Sequence[Any]) -> Any:
+        updates, step = self._increase_state_step()
+        for group_id, group in enumerate(self.param_groups):
+            beta1, beta2 = group["betas"]
+            beta1, beta2 = float(beta1), float(beta2)
+            start, end = self.group_start_id[group_id], self.group_start_id[group_id + 1]
+            bc1, bc2 = _bias_corrections(step, beta1, beta2)
+            grads = self._maximize(gradients[start:end], group.get("maximize"))
+            updates += self._update_group(group_id, group, start, end, grads, bc1, bc2, beta1, beta2,
+                                          float(group.get("eps")), bool(group.get("amsgrad")))
+        return _success(updates)
+
+    def _update_group(self, group_id: int, group: dict, start: int, end: int, grads: tuple, bc1: tf.Tensor,
+                      bc2: tf.Tensor, beta1: float, beta2: float, eps: float, amsgrad: bool) -> list:
+        """The update ops of Parameters ``start:end`` (group ``group_id``), given the gradients (already
+        negated for ``maximize``) and the bias corrections ``1 - beta1 ** t`` and ``1 - beta2 ** t``."""
+        raise NotImplementedError
+
+
+class AdamW(_AdamBase):
     """Adam with decoupled weight decay (MindSpore's ``mindspore.experimental.optim.AdamW``).
 
     Args:
@@ -133,37 +175,17 @@ class AdamW(Optimizer):
 
     def __init__(self, params: Any, lr: Any = 1e-3, betas: Sequence[float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False) -> None:
-        _check_adam_args(lr, betas, eps, weight_decay, type(self).__name__)
-        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
-                    "maximize": maximize}
-        super().__init__(params, defaults)
-        self.exp_avg = self._clone_state(self.parameters, "exp_avg")
-        self.exp_avg_sq = self._clone_state(self.parameters, "exp_avg_sq")
-        self.max_exp_avg_sq = self._clone_state(self.parameters, "max_exp_avg_sq")
-        self.state_step = Parameter(Tensor(0, mstype.int32), "state_step")
-        self.increase_tensor = Tensor(1, mstype.int32)
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
-    def _add_group_state(self, params: Sequence[Parameter]) -> None:
-        for attr in ("exp_avg", "exp_avg_sq", "max_exp_avg_sq"):
-            self._extend_state(attr, params)
-
-    def construct(self, gradients: Sequence[Any]) -> Any:
-        updates, step = self._increase_state_step()
-        for group_id, group in enumerate(self.param_groups):
-            beta1, beta2 = group["betas"]
-            beta1, beta2 = float(beta1), float(beta2)
-            start, end = self.group_start_id[group_id], self.group_start_id[group_id + 1]
-            lr = self._group_lr(group_id)
-            weight_decay = group.get("weight_decay")
-            decay = tf.constant(1.0, tf.float32) - lr * tf.constant(weight_decay, tf.float32)
-            bc1, bc2 = _bias_corrections(step, beta1, beta2)
-            step_size = lr / bc1
-            bc2_sqrt = tf.sqrt(bc2)
-            grads = self._maximize(gradients[start:end], group.get("maximize"))
-            amsgrad = bool(group.get("amsgrad"))
-            eps = float(group.get("eps"))
-            for i, grad in zip(range(start, end), grads):
-                vmax = self.max_exp_avg_sq[i]._var if amsgrad else None
-                updates += _apply_adamw(self.parameters[i]._var, self.exp_avg[i]._var, self.exp_avg_sq[i]._var,
-                                        vmax, grad, decay, step_size, bc2_sqrt, beta1, beta2, eps)
-        return _success(updates)
+    def _update_group(self, group_id: int, group: dict, start: int, end: int, grads: tuple, bc1: tf.Tensor,
+                      bc2: tf.Tensor, beta1: float, beta2: float, eps: float, amsgrad: bool) -> list:
+        lr = self._group_lr(group_id)
+        decay = tf.constant(1.0, tf.float32) - lr * tf.constant(group.get("weight_decay"), tf.float32)
+        step_size = lr / bc1
+        bc2_sqrt = tf.sqrt(bc2)
+        updates = []
+        for i, grad in zip(range(start, end), grads):
+            vmax = self.max_exp_avg_sq[i]._var if amsgrad else None
+            updates += _apply_adamw(self.parameters[i]._var, self.exp_avg[i]._var, self.exp_avg_sq[i]._var,
+                                    vmax, grad, decay, step_size, bc2_sqrt, beta1, beta2, eps)
+        return updates

@@ -175,7 +175,14 @@ def _record_in_graph(op_name: str, tag: Any, value: Any) -> None:
 
 
 class _SummaryOp(Primitive):
-    """The shared call of the four summary primitives."""
+    """The shared construction and call of the four summary primitives (``_channel_name`` per subclass)."""
+
+    _channel_name = ""
+
+    @prim_attr_register
+    def __init__(self) -> None:
+        self.add_prim_attr("side_effect_io", True)
+        self.add_prim_attr("channel_name", self._channel_name)
 
     def __call__(self, *args: Any) -> None:
         if len(args) != 2:
@@ -204,10 +211,7 @@ class ScalarSummary(_SummaryOp):
         >>> self.summary("loss", loss)            # in construct
     """
 
-    @prim_attr_register
-    def __init__(self) -> None:
-        self.add_prim_attr("side_effect_io", True)
-        self.add_prim_attr("channel_name", "ms_scalar_summary")
+    _channel_name = "ms_scalar_summary"
 
 
 class ImageSummary(_SummaryOp):
@@ -226,10 +230,7 @@ class ImageSummary(_SummaryOp):
         >>> self.summary("image", x)              # in construct
     """
 
-    @prim_attr_register
-    def __init__(self) -> None:
-        self.add_prim_attr("side_effect_io", True)
-        self.add_prim_attr("channel_name", "ms_image_summary")
+    _channel_name = "ms_image_summary"
 
 
 class TensorSummary(_SummaryOp):
@@ -248,10 +249,7 @@ class TensorSummary(_SummaryOp):
         >>> self.summary("x", x)                  # in construct
     """
 
-    @prim_attr_register
-    def __init__(self) -> None:
-        self.add_prim_attr("side_effect_io", True)
-        self.add_prim_attr("channel_name", "ms_tensor_summary")
+    _channel_name = "ms_tensor_summary"
 
 
 class HistogramSummary(_SummaryOp):
@@ -270,7 +268,4 @@ class HistogramSummary(_SummaryOp):
         >>> self.summary("weight", self.weight)   # in construct
     """
 
-    @prim_attr_register
-    def __init__(self) -> None:
-        self.add_prim_attr("side_effect_io", True)
-        self.add_prim_attr("channel_name", "ms_histogram_summary")
+    _channel_name = "ms_histogram_summary"
