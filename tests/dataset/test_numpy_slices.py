@@ -78,3 +78,85 @@ def test_bad_input_names_the_dataset_argument_and_value():
         ds.NumpySlicesDataset([1, 2], sampler=ds.SequentialSampler(), shuffle=True)
     with pytest.raises(TypeError, match=r"NumpySlicesDataset.*ragged"):
         ds.NumpySlicesDataset([[1], [1, 2]])
+
+
+# ---- batches gathered at once equal batches of single rows ---------------------------------------
+def _epochs(make, epochs=2, shard=None, per_row=False):
+    """Batches of `epochs` passes over one built pipeline, and its element spec."""
+    ds.config.set_seed(7)
+    data = make()
+    if per_row:
+        node = data
+        while not isinstance(node, ds.NumpySlicesDataset):
+            node = node.children[0]
+        node._gathers_batches = False
+    built = data.to_tf_dataset(shard=shard)
+    passes = [[tuple(t.numpy() for t in element) for element in built] for _ in range(epochs)]
+    return passes, built.element_spec
+
+
+def _assert_same_as_per_row(make, shard=None):
+    fast, fast_spec = _epochs(make, shard=shard)
+    slow, slow_spec = _epochs(make, shard=shard, per_row=True)
+    assert fast_spec == slow_spec
+    assert len(fast) == len(slow)
+    for fast_pass, slow_pass in zip(fast, slow):
+        assert len(fast_pass) == len(slow_pass) > 0
+        for fast_batch, slow_batch in zip(fast_pass, slow_pass):
+            for a, b in zip(fast_batch, slow_batch):
+                assert a.dtype == b.dtype and a.shape == b.shape
+                np.testing.assert_array_equal(a, b)
+    return fast
+
+
+_X = np.arange(23 * 3, dtype=np.float32).reshape(23, 3)
+_Y = np.arange(23, dtype=np.int32)
+
+
+@pytest.mark.parametrize("drop", [False, True])
+def test_batch_gather_takes_the_fast_path_and_keeps_order(drop):
+    data = ds.NumpySlicesDataset((_X, _Y), shuffle=False).batch(5, drop_remainder=drop)
+    assert data.children[0]._build_batched(5, drop) is not None
+    passes = _assert_same_as_per_row(lambda: ds.NumpySlicesDataset((_X, _Y), shuffle=False).batch(5, drop))
+    labels = [b[1].tolist() for b in passes[0]]
+    assert labels[0] == [0, 1, 2, 3, 4]
+    assert len(labels) == (4 if drop else 5) and (drop or labels[-1] == [20, 21, 22])
+
+
+@pytest.mark.parametrize("drop", [False, True])
+def test_batch_gather_shuffle_gives_the_per_row_order_each_epoch(drop):
+    passes = _assert_same_as_per_row(lambda: ds.NumpySlicesDataset({"x": _X, "y": _Y}).batch(4, drop))
+    first, second = ([int(v) for b in p for v in b[1]] for p in passes)
+    assert first != second  # a new permutation each epoch
+    if not drop:
+        assert sorted(first) == list(range(23))
+
+
+@pytest.mark.parametrize("sampler", [ds.RandomSampler(), ds.SequentialSampler(start_index=2, num_samples=15),
+                                     ds.SubsetRandomSampler([9, 3, 17, 0, 4, 12, 8]), [5, 1, 1, 22, 7, 0]],
+                         ids=["random", "sequential", "subset_random", "index_list"])
+def test_batch_gather_with_samplers(sampler):
+    _assert_same_as_per_row(lambda: ds.NumpySlicesDataset((_X, _Y), sampler=sampler).batch(3))
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+@pytest.mark.parametrize("shard_id", [0, 3])
+def test_batch_gather_with_wrap_padded_shards(shuffle, shard_id):
+    passes = _assert_same_as_per_row(
+        lambda: ds.NumpySlicesDataset((_X, _Y), shuffle=shuffle, num_shards=4, shard_id=shard_id).batch(2))
+    assert sum(len(b[1]) for b in passes[0]) == 6  # ceil(23 / 4), padded by wrapping
+    _assert_same_as_per_row(lambda: ds.NumpySlicesDataset((_X, _Y), shuffle=shuffle).batch(2, True), shard=(4, 1))
+
+
+def test_batch_gather_single_column_strings_and_repeat():
+    words = np.array([f"w{i}" for i in range(7)])
+    _assert_same_as_per_row(lambda: ds.NumpySlicesDataset(words, column_names="w", shuffle=False).batch(3))
+    passes = _assert_same_as_per_row(lambda: ds.NumpySlicesDataset((_X, _Y)).batch(8).repeat(2))
+    assert len(passes[0]) == 6
+
+
+def test_map_before_batch_keeps_the_per_row_path():
+    data = ds.NumpySlicesDataset({"x": _X, "y": _Y}, shuffle=False).map(lambda y: y * 2, input_columns="y")
+    batches = list(data.batch(10).create_tuple_iterator(output_numpy=True))
+    assert [b[1].tolist() for b in batches] == [list(range(0, 20, 2)), list(range(20, 40, 2)), [40, 42, 44]]
+    np.testing.assert_array_equal(batches[2][0], _X[20:])

@@ -251,7 +251,14 @@ class BatchDataset(Dataset):
         return size // self.batch_size if self.drop_remainder else math.ceil(size / self.batch_size)
 
     def _build(self) -> tf.data.Dataset:
-        data = self.children[0]._build()
+        child = self.children[0]
+        if (self.batch_size_fn is None and self.per_batch_map is None and self.pad_info is None
+                and isinstance(child, MappableSource)):
+            # Rows held in memory: gather whole batches of indices instead of row by row.
+            batched = child._build_batched(self.batch_size, self.drop_remainder)
+            if batched is not None:
+                return batched
+        data = child._build()
         if self.batch_size_fn is not None:
             return self._build_callable_size(data)
         if self.per_batch_map is not None:

@@ -26,7 +26,9 @@ Writing a source:
 
 * Random-access sources subclass :class:`MappableSource` and implement ``column_names``,
   ``_num_rows()`` and ``_row(index)``; the base class adds MindSpore's ``num_samples``,
-  ``shuffle``, ``sampler``, ``num_shards`` and ``shard_id``.
+  ``shuffle``, ``sampler``, ``num_shards`` and ``shard_id``. A source whose ``_row`` is a
+  ``tf.gather`` from in-memory tensors also sets ``_gathers_batches = True``: a ``batch`` right
+  on it then gathers whole batches of sampled indices (see ``MappableSource._build_batched``).
 * Other sources subclass :class:`SourceDataset` and implement ``column_names`` and
   ``_build_source()`` (and ``_source_size()`` if the size is known without reading).
 
@@ -805,6 +807,20 @@ class MappableSource(Dataset):
     def _build_rows(self) -> Tuple[tf.data.Dataset, Optional[Callable]]:
         row = self._row
         return self._index_dataset(), lambda i: _as_tuple(row(i))
+
+    def _build_batched(self, batch_size: int, drop_remainder: bool) -> Optional[tf.data.Dataset]:
+        """Batches of rows read as one gather per batch, or None if this source reads row by row.
+
+        Sources whose ``_row`` also accepts a 1-D vector of indices and returns the rows stacked
+        along a new first axis (a ``tf.gather`` from in-memory tensors) set
+        ``_gathers_batches = True``. The index stream is the one of the per-row path, batched, so
+        the batches equal ``rows.batch(batch_size, drop_remainder)`` element for element.
+        """
+        if not getattr(self, "_gathers_batches", False):
+            return None
+        row = self._row
+        indices = self._index_dataset().batch(batch_size, drop_remainder=drop_remainder)
+        return indices.map(lambda idx: _as_tuple(row(idx)), num_parallel_calls=AUTOTUNE, deterministic=True)
 
     def _build(self) -> tf.data.Dataset:
         return self._build_fused()

@@ -413,6 +413,8 @@ class NumpySlicesDataset(MappableSource):
     def _num_rows(self) -> int:
         return len(self._arrays[0]) if self._arrays else 0
 
+    _gathers_batches = True  # _row also gathers a vector of indices (see MappableSource._build_batched)
+
     def _row(self, index: tf.Tensor) -> tuple:
         if self._tensors is None:
             with tf.init_scope(), tf.device("/CPU:0"):

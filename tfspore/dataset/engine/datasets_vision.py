@@ -67,6 +67,8 @@ def _constant(array: np.ndarray, dtype: Optional[tf.DType] = None) -> tf.Tensor:
 class _InMemorySource(MappableSource):
     """A random-access source over in-memory arrays, one per column."""
 
+    _gathers_batches = True  # _row also gathers a vector of indices (see MappableSource._build_batched)
+
     def _set_arrays(self, names: Sequence[str], arrays: Sequence[np.ndarray]) -> None:
         self.column_names = list(names)
         self._arrays = list(arrays)
