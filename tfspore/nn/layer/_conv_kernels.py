@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore.ops.function._layout import gpu_visible, nchw_supported
+from tfspore.ops.function._layout import TO_NCHW, gpu_visible, nchw_supported, to_nhwc
 
 __all__ = []
 
@@ -99,8 +99,8 @@ def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padd
     if not native and (dh > 1 or dw > 1):
         filt = _dilate_filter(filt, (dh, dw))
         dh = dw = 1
-    y = tf.nn.conv2d(tf.transpose(x, [0, 2, 3, 1]), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
-    return tf.transpose(y, [0, 3, 1, 2])
+    y = tf.nn.conv2d(to_nhwc(x), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
+    return tf.transpose(y, TO_NCHW)
 
 
 def conv3d_ncdhw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padding: Any, group: int) -> tf.Tensor:

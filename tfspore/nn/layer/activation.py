@@ -14,6 +14,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.common import dtype as mstype
+from tfspore.ops.function._layout import elementwise_through_nchw
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
@@ -51,7 +52,7 @@ class ReLU(_Elementwise):
         super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
-        return tf.nn.relu(x)
+        return elementwise_through_nchw(tf.nn.relu, x)
 
 
 class ReLU6(_Elementwise):

@@ -28,7 +28,7 @@ from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.ops.function import _pool
-from tfspore.ops.function._layout import nchw_supported
+from tfspore.ops.function._layout import TO_NCHW, nchw_supported, to_nhwc
 
 __all__ = ["MaxPool2d", "MaxPool1d", "AvgPool2d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
            "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
@@ -49,8 +49,8 @@ def _tf_pool(kind: str, x: tf.Tensor, ksize: tuple, strides: tuple, padding: str
         return fn(x, list(ksize), list(strides), padding, data_format="NHWC")
     if nchw_supported(kind + "pool", x.dtype):
         return fn(x, [1, 1, *ksize], [1, 1, *strides], padding, data_format="NCHW")
-    y = fn(tf.transpose(x, [0, 2, 3, 1]), list(ksize), list(strides), padding)
-    return tf.transpose(y, [0, 3, 1, 2])
+    y = fn(to_nhwc(x), list(ksize), list(strides), padding)
+    return tf.transpose(y, TO_NCHW)
 
 
 def _same_pads(n: int, k: int, s: int) -> tuple[int, int, int]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from typing import Any
+
 import tensorflow as tf
 
 __all__ = []
@@ -72,3 +74,38 @@ def nchw_supported(kind: str, dtype: tf.DType = tf.float32) -> bool:
                 res = False
         _CACHE[key] = res
     return res
+
+
+TO_NHWC = (0, 2, 3, 1)
+TO_NCHW = (0, 3, 1, 2)
+
+
+def transposed_from(x: tf.Tensor, perm: tuple) -> tf.Tensor | None:
+    """The tensor that ``x`` is ``tf.transpose(., perm)`` of, when ``x`` is such a graph tensor of the graph
+    being built; else None. Used at trace time only (eager tensors have no producing op)."""
+    if not isinstance(x, tf.Tensor) or tf.executing_eagerly() or not hasattr(x, "op"):
+        return None
+    op = x.op
+    if op.type != "Transpose" or op.graph is not tf.compat.v1.get_default_graph():
+        return None
+    p = tf.get_static_value(op.inputs[1])
+    if p is None or tuple(int(i) for i in p) != perm:
+        return None
+    return op.inputs[0]
+
+
+def to_nhwc(x: tf.Tensor) -> tf.Tensor:
+    """An NCHW tensor as NHWC. When ``x`` is itself the NCHW transpose of an NHWC tensor (the output of
+    the previous convolution or pooling layer, possibly through a ReLU), that tensor is used, so the
+    transpose pair between two layers cancels when the step is traced."""
+    src = transposed_from(x, TO_NCHW)
+    return src if src is not None else tf.transpose(x, TO_NHWC)
+
+
+def elementwise_through_nchw(fn: Any, x: tf.Tensor) -> tf.Tensor:
+    """``fn(x)`` for an element-wise ``fn``; when ``x`` is the NCHW transpose of an NHWC tensor, ``fn`` runs
+    on that tensor and the transpose moves after it (where the next layer's :func:`to_nhwc` cancels it)."""
+    src = transposed_from(x, TO_NCHW)
+    if src is None:
+        return fn(x)
+    return tf.transpose(fn(src), TO_NCHW)

@@ -17,7 +17,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
-from tfspore.ops.function._layout import nchw_supported
+from tfspore.ops.function._layout import TO_NCHW, nchw_supported, to_nhwc
 from tfspore.ops.function._utils import pair, positive_pair, to_float, to_tf
 
 __all__ = [
@@ -30,8 +30,8 @@ def _pool_nchw(kind: str, x: tf.Tensor, ksize: tuple, strides: tuple, padding: s
     fn = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
     if nchw_supported(kind + "pool", x.dtype):
         return fn(x, list(ksize), list(strides), padding, data_format="NCHW")
-    y = fn(tf.transpose(x, [0, 2, 3, 1]), list(ksize), list(strides), padding)
-    return tf.transpose(y, [0, 3, 1, 2])
+    y = fn(to_nhwc(x), list(ksize), list(strides), padding)
+    return tf.transpose(y, TO_NCHW)
 
 
 def _pool_out(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:

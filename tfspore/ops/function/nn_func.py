@@ -20,7 +20,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
-from tfspore.ops.function._layout import gpu_visible, nchw_supported
+from tfspore.ops.function._layout import elementwise_through_nchw, gpu_visible, nchw_supported
 from tfspore.ops.function._utils import norm_axis, pads4, positive_pair, tf_dtype, to_float, to_tf
 
 __all__ = [
@@ -48,7 +48,7 @@ def _act(op: str, fn, float_only: bool = True):
 def relu(input: Any, inplace: bool = False) -> Tensor:  # noqa: A002
     """Element-wise ``max(input, 0)`` (integer inputs keep their dtype)."""
     t = to_tf(input, "relu", "input")
-    return _wrap(tf.nn.relu(t) if t.dtype != tf.bool else t)
+    return _wrap(elementwise_through_nchw(tf.nn.relu, t) if t.dtype != tf.bool else t)
 
 
 relu6 = _act("relu6", tf.nn.relu6, False)
