@@ -30,10 +30,18 @@ _warm_up_mindspore()
 def _ms_eval(expr, env):
     """Evaluate on real MindSpore, retrying once: under numpy 2 a MindSpore kernel launch can fail once
     after an earlier glitch in its numpy-1 bridge (e.g. 'FloorDiv should have 1 outputs, but got 2')."""
+    def run():
+        out = eval(expr, {}, env)  # pylint: disable=eval-used
+        # MindSpore launches kernels asynchronously: a failed launch surfaces at asnumpy()
+        for t in (out if isinstance(out, tuple) else (out,)):
+            if hasattr(t, "asnumpy"):
+                t.asnumpy()
+        return out
+
     try:
-        return eval(expr, {}, env)  # pylint: disable=eval-used
+        return run()
     except RuntimeError:
-        return eval(expr, {}, env)  # pylint: disable=eval-used
+        return run()
 
 DTYPES = ["bool_", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
 
