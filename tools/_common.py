@@ -100,7 +100,7 @@ def select(names: Iterable[str], include: str | None) -> list:
     return [n for n in names if pattern.search(n)]
 
 
-def atomic_target(tool: str, path: str, create: bool = False) -> str:
+def check_output_dir(tool: str, path: str, create: bool = False) -> str:
     """Check that the directory of an output path exists (or create it) and is writable."""
     directory = os.path.dirname(os.path.abspath(path))
     if create:

@@ -20,7 +20,7 @@ import tempfile
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tools._common import (ToolError, atomic_target, main_wrapper, parse_key, read_ckpt, select,  # noqa: E402
+from tools._common import (ToolError, check_output_dir, main_wrapper, parse_key, read_ckpt, select,  # noqa: E402
                            to_keras_layout)
 
 TOOL = "ckpt_to_tf"
@@ -44,7 +44,7 @@ def convert(ckpt: str, output: str, keras_layout: bool = False, include: str | N
     """
     import tensorflow as tf
     params = read_ckpt(TOOL, ckpt, dec_key, dec_mode)
-    atomic_target(TOOL, output, create=True)
+    check_output_dir(TOOL, output, create=True)
     names = select(params, include)
     if not names:
         raise ToolError(f"{TOOL}: no parameter of {ckpt!r} matches the argument 'include' ({include!r}).")

@@ -22,7 +22,7 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tools._common import (ToolError, atomic_target, from_keras_layout, load_name_map,  # noqa: E402
+from tools._common import (ToolError, check_output_dir, from_keras_layout, load_name_map,  # noqa: E402
                            main_wrapper, parse_key, select)
 
 TOOL = "tf_to_ckpt"
@@ -91,7 +91,7 @@ def convert(checkpoint: str, output: str, keras_layout: bool = False, include: s
     import tensorflow as tf
     from tfspore.train.serialization import save_checkpoint
     prefix = _checkpoint_prefix(checkpoint)
-    atomic_target(TOOL, output)
+    check_output_dir(TOOL, output)
     reader = tf.train.load_checkpoint(prefix)
     name_map = name_map or {}
     entries, origin = {}, {}
