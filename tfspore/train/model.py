@@ -418,14 +418,12 @@ class Model:
     def _update_loss_scale(self, outputs: Any) -> None:
         """Non-sink loop: ``update_loss_scale(all(outputs[1]))`` on an explicitly passed manager that drops
         overflowed updates (MindSpore's host-side update, in addition to the in-graph update cell)."""
-        mgr = self._loss_scale_manager
-        if mgr is None or not hasattr(mgr, "get_drop_overflow_update") or not mgr.get_drop_overflow_update():
+        mgr = self._loss_scale_manager  # a LossScaleManager: build_train_network checked it
+        if mgr is None or not mgr.get_drop_overflow_update():
             return
         if isinstance(outputs, (tuple, list)) and len(outputs) > 1:
             overflow = outputs[1]
-            flag = bool(np.all(overflow.asnumpy() if isinstance(overflow, Tensor) else overflow))
-            if hasattr(mgr, "update_loss_scale"):
-                mgr.update_loss_scale(flag)
+            mgr.update_loss_scale(bool(np.all(overflow.asnumpy() if isinstance(overflow, Tensor) else overflow)))
 
     # ---------------------------------------------------------------- fit
     @staticmethod
