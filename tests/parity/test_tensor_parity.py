@@ -3,6 +3,8 @@
 Note: MindSpore 2.10 is built against numpy 1 while TensorFlow needs numpy 2, so cases where
 MindSpore's numpy bridge fails (numpy scalars as operands, ``str`` of BFloat16) are left out.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -42,9 +44,39 @@ def _ms_eval(expr, env):
         return run()
     except RuntimeError:
         pass
-    # the glitch can stick to the input tensors' device buffers: retry on fresh MindSpore tensors
-    env.update({k: v for k, v in _method_env(ms_real).items() if k not in ("ms", "np", "T")})
-    return run()
+    # the glitch sticks to this MindSpore process: evaluate in a fresh one
+    return _ms_eval_in_subprocess(expr)
+
+
+class _MsResult:
+    """MindSpore's result computed in another process: its dtype name and values."""
+
+    def __init__(self, dtype: str, value: np.ndarray) -> None:
+        self.dtype, self._value = dtype, value
+
+    def asnumpy(self) -> np.ndarray:
+        return self._value
+
+
+def _ms_eval_in_subprocess(expr):
+    import subprocess
+    import sys
+    code = ("import sys, numpy as np, mindspore as ms\n"
+            "from tests.parity.test_tensor_parity import _method_env\n"
+            "out = eval(sys.argv[1], {}, _method_env(ms))\n"
+            "if isinstance(out, (bool, str)): print(repr(out))\n"
+            "else:\n    a = out.asnumpy(); np.save(sys.stdout.buffer, a.astype(np.float64) if a.dtype.kind == 'V' else a)\n"
+            "    sys.stderr.write('DTYPE=' + str(out.dtype))\n")
+    proc = subprocess.run([sys.executable, "-c", code, expr], capture_output=True, timeout=300,
+                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.decode(errors="replace")[-2000:])
+    dtype = proc.stderr.decode(errors="replace").rsplit("DTYPE=", 1)
+    if len(dtype) == 1:
+        import ast
+        return ast.literal_eval(proc.stdout.decode().strip())
+    import io
+    return _MsResult(dtype[1].strip(), np.load(io.BytesIO(proc.stdout)))
 
 DTYPES = ["bool_", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
 
