@@ -323,7 +323,29 @@ def sc_stop_fit(ms: Any, workdir: str) -> dict:
     return {"events": events, "params": params(net)}
 
 
+def sc_batch_info(ms: Any, workdir: str) -> dict:
+    """fit(3) validating every epoch, both pipelines batched with a per_batch_map that records
+    BatchInfo's (epoch, batch) numbers: each epoch of a pipeline in Model is its next epoch."""
+    ds = _sub(ms, "dataset")
+    seen: Dict[str, list] = {"train": [], "valid": []}
+
+    def recorder(key: str) -> Callable:
+        def per_batch_map(col: Any, info: Any) -> tuple:
+            seen[key].append([info.get_epoch_num(), info.get_batch_num()])
+            return (col,)
+        return per_batch_map
+
+    def batched(key: str, n: int, seed: int) -> Any:
+        source = ds.NumpySlicesDataset(data(n, seed), column_names=["data", "label"], shuffle=False)
+        return source.batch(4, per_batch_map=recorder(key), input_columns=["data"])
+
+    model, net, _ = build_model(ms, metrics={"acc"})
+    model.fit(3, batched("train", 8, 0), valid_dataset=batched("valid", 8, 5))
+    return {"seen": seen, "params": params(net)}
+
+
 SCENARIOS: Dict[str, Callable] = {
+    "batch_info": sc_batch_info,
     "train": sc_train,
     "train16": sc_train16,
     "sink": sc_sink,

@@ -252,6 +252,19 @@ def test_request_stop(ms_results, tmp_path, name):
     assert hooks.count("on_eval_end") == (0 if name == "stop" else 2)
 
 
+def test_pipeline_epochs_in_train_and_fit(ms_results, tmp_path):
+    """Each epoch of training and each validation runs the next epoch of its pipeline (BatchInfo's numbers)."""
+    ms, ts = ms_results["batch_info"], ts_run("batch_info", tmp_path)
+    assert "error" not in ms, ms.get("error")
+    for key in ("train", "valid"):
+        # tfspore's dataset engine calls a per_batch_map once on the first batch when it builds the
+        # pipeline, to learn its output types (docs/differences.md); MindSpore's workers run in
+        # parallel, so the calls are compared in sorted order
+        assert ts["seen"][key][0] == [0, 0]
+        assert sorted(ts["seen"][key][1:]) == sorted(ms["seen"][key]), key
+    _assert_none(params_diff(ms["params"], ts["params"]))
+
+
 # ------------------------------------------------------------------------------------ eval / fit
 def test_eval_with_a_set_of_metrics(ms_results, tmp_path):
     """eval with {'acc', 'loss'}: eval hooks and cb_params, numpy.float64 results."""

@@ -99,10 +99,14 @@ class DatasetHelper:
         self._size = self.dataset.get_dataset_size()
         self.sink_size = self._size if sink_size == -1 else sink_size
         self._stream: Any = None
+        self._built: tf.data.Dataset | None = None
 
     # -------------------------------------------------------------- the queue
     def _tf_dataset(self) -> tf.data.Dataset:
-        return self.dataset.to_tf_dataset()
+        """The dataset's ``tf.data`` pipeline, built once and iterated again for each epoch."""
+        if self._built is None:
+            self._built = self.dataset.to_tf_dataset()
+        return self._built
 
     def _iterator(self) -> Any:
         """The continuous stream (the 'device queue'), created once and kept across epochs.

@@ -131,6 +131,7 @@ class Model:
         self.batch_num = -1
         self._backbone_is_train = True
         self._build_epoch: int | None = None
+        self._pipelines: dict = {}  # id(dataset) -> (dataset, strategy, built tf.data pipeline)
 
     # ------------------------------------------------------------ building
     @staticmethod
@@ -199,16 +200,32 @@ class Model:
             else strategy.experimental_local_results(v)[0], per_replica)
         return _wrap_nest(reduced)
 
-    def _iterate(self, dataset: Any) -> Iterable[list]:
+    def _iterate(self, dataset: Any, keep: bool = True) -> Iterable[list]:
+        """One epoch of ``dataset``'s elements.
+
+        With ``keep`` (training), the ``tf.data`` pipeline (and its distributed form under a
+        multi-replica strategy) is built once per dataset and strategy and iterated again for each
+        epoch, as MindSpore's multi-epoch iterator runs the pipeline's next epoch; building it anew
+        costs a graph and an iterator set-up per epoch. Without (evaluation), each call iterates a
+        fresh pipeline from its first epoch, as MindSpore's one-epoch eval iterator does.
+        """
         strategy = self._strategy()
-        tf_ds = dataset.to_tf_dataset()
+        cached = self._pipelines.get(id(dataset)) if keep else None
+        if cached is None or cached[0] is not dataset or cached[1] is not strategy:
+            tf_ds = dataset.to_tf_dataset()
+            if strategy is not None:
+                tf_ds = strategy.experimental_distribute_dataset(tf_ds)
+            cached = (dataset, strategy, tf_ds)
+            if keep:
+                self._pipelines[id(dataset)] = cached
+        tf_ds = cached[2]
         if strategy is not None:
-            tf_ds = strategy.experimental_distribute_dataset(tf_ds)
             for element in tf_ds:
                 yield list(element) if isinstance(element, tuple) else [element]
             return
+        from_tf = Tensor._from_tf
         for element in tf_ds:
-            yield [Tensor._from_tf(t) for t in (element if isinstance(element, tuple) else (element,))]
+            yield [from_tf(t) for t in element] if isinstance(element, tuple) else [from_tf(element)]
 
     def _check_network_mode(self, network: Cell, is_train: bool) -> Cell:
         """Switch the (shared) backbone between train and eval mode when the last switch was the other way.
@@ -535,7 +552,7 @@ class Model:
             cb.dataset_sink_mode = False
             callbacks.on_eval_begin(run_context)
             callbacks.on_eval_epoch_begin(run_context)
-            for element in self._iterate(dataset):
+            for element in self._iterate(dataset, keep=False):
                 cb.cur_step_num += 1
                 cb.eval_dataset_element = element
                 callbacks.on_eval_step_begin(run_context)
