@@ -324,14 +324,15 @@ def sc_stop_fit(ms: Any, workdir: str) -> dict:
 
 
 def sc_batch_info(ms: Any, workdir: str) -> dict:
-    """fit(3) validating every epoch, both pipelines batched with a per_batch_map that records
-    BatchInfo's (epoch, batch) numbers: each epoch of a pipeline in Model is its next epoch."""
+    """fit(3) validating every epoch, then train(2) on the same training dataset; the pipelines are
+    batched with a per_batch_map that records BatchInfo's (epoch, batch) numbers."""
     ds = _sub(ms, "dataset")
-    seen: Dict[str, list] = {"train": [], "valid": []}
+    seen: Dict[str, list] = {"train": [], "valid": [], "again": []}
+    into = {"train": "train", "valid": "valid"}
 
     def recorder(key: str) -> Callable:
         def per_batch_map(col: Any, info: Any) -> tuple:
-            seen[key].append([info.get_epoch_num(), info.get_batch_num()])
+            seen[into[key]].append([info.get_epoch_num(), info.get_batch_num()])
             return (col,)
         return per_batch_map
 
@@ -340,7 +341,10 @@ def sc_batch_info(ms: Any, workdir: str) -> dict:
         return source.batch(4, per_batch_map=recorder(key), input_columns=["data"])
 
     model, net, _ = build_model(ms, metrics={"acc"})
-    model.fit(3, batched("train", 8, 0), valid_dataset=batched("valid", 8, 5))
+    train = batched("train", 8, 0)
+    model.fit(3, train, valid_dataset=batched("valid", 8, 5))
+    into["train"] = "again"
+    model.train(2, train)  # a second train call on the same dataset
     return {"seen": seen, "params": params(net)}
 
 

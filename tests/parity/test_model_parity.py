@@ -256,6 +256,7 @@ def test_pipeline_epochs_in_train_and_fit(ms_results, tmp_path):
     """Each epoch of training and each validation runs the next epoch of its pipeline (BatchInfo's numbers)."""
     ms, ts = ms_results["batch_info"], ts_run("batch_info", tmp_path)
     assert "error" not in ms, ms.get("error")
+    assert sorted(ts["seen"]["again"]) == sorted(ms["seen"]["again"])
     for key in ("train", "valid"):
         # tfspore's dataset engine calls a per_batch_map once on the first batch when it builds the
         # pipeline, to learn its output types (docs/differences.md); MindSpore's workers run in

@@ -131,7 +131,7 @@ class Model:
         self.batch_num = -1
         self._backbone_is_train = True
         self._build_epoch: int | None = None
-        self._pipelines: dict = {}  # id(dataset) -> (dataset, strategy, built tf.data pipeline)
+        self._pipelines: dict = {}  # id(dataset) -> (dataset, strategy, tf.data pipeline) in one train call
 
     # ------------------------------------------------------------ building
     @staticmethod
@@ -370,6 +370,7 @@ class Model:
     def _train_loop(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, initial_epoch: int,
                     valid: tuple | None) -> None:
         cb.dataset_sink_mode = False
+        self._pipelines.clear()  # each train call starts the pipeline from its first epoch, as MindSpore's iterator
         callbacks.on_train_begin(run_context)
         for i in range(initial_epoch, epoch):
             cb.cur_epoch_num = i + 1
