@@ -266,10 +266,18 @@ BINARY_OPS: dict[str, Callable] = {
 }
 
 
+# element-wise and shape-preserving for equal shapes: traced with NHWC operands when both are NCHW transposes
+_LAYOUT_FREE = frozenset(("add", "sub", "mul", "truediv", "maximum", "minimum"))
+
+
 def binary(op: str, a: Any, b: Any) -> tf.Tensor:
     """Apply the named operator to two operands after MindSpore's promotion."""
     ta, tb = promote(a, b)
-    out = BINARY_OPS[op](ta, tb)
+    if op in _LAYOUT_FREE and not tf.executing_eagerly():
+        from tfspore.ops.function._layout import binary_through_nchw  # pylint: disable=import-outside-toplevel
+        out = binary_through_nchw(BINARY_OPS[op], ta, tb)
+    else:
+        out = BINARY_OPS[op](ta, tb)
     if op in ("maximum", "minimum") and ta.dtype == tf.bool:
         out = tf.cast(out, tf.bool)
     return out

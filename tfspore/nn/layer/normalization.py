@@ -26,6 +26,7 @@ from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
+from tfspore.ops.function._layout import TO_NCHW, transposed_from
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "InstanceNorm1d",
            "InstanceNorm2d", "InstanceNorm3d"]
@@ -139,16 +140,21 @@ class _BatchNorm(Cell):
         ``FusedBatchNormV3`` computes the batch mean, the normalized output and the unbiased batch
         variance (what the moving variance takes) in one pass, several times cheaper on CPU than
         the separate reductions and element-wise ops; the raw op keeps ``eps`` as given (the
-        ``tf.nn`` wrapper raises it to 1.001e-5).
+        ``tf.nn`` wrapper raises it to 1.001e-5). When the input is the NCHW transpose of an NHWC
+        tensor (a convolution's output on CPU), the kernel runs on that tensor in NHWC.
         """
         empty = tf.constant([], tf.float32)
+        data_format = self.format
+        nhwc = transposed_from(v, TO_NCHW) if data_format == "NCHW" else None
+        if nhwc is not None:  # the previous layer computed in NHWC: normalize there, transpose after
+            v, data_format = nhwc, "NHWC"
         y, mean, var, _, _, _ = tf.raw_ops.FusedBatchNormV3(
             x=v, scale=read_param(self.gamma, tf.float32), offset=read_param(self.beta, tf.float32), mean=empty,
-            variance=empty, epsilon=float(self.eps), data_format=self.format, is_training=True)
+            variance=empty, epsilon=float(self.eps), data_format=data_format, is_training=True)
         keep = 1.0 - self.momentum
         _update_moving(self.moving_mean, mean, keep)
         _update_moving(self.moving_variance, var, keep)
-        return y
+        return tf.transpose(y, TO_NCHW) if nhwc is not None else y
 
     def extend_repr(self) -> str:
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={1.0 - self.momentum}, "

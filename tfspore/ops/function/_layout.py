@@ -109,3 +109,22 @@ def elementwise_through_nchw(fn: Any, x: tf.Tensor) -> tf.Tensor:
     if src is None:
         return fn(x)
     return tf.transpose(fn(src), TO_NCHW)
+
+
+def binary_through_nchw(fn: Any, a: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
+    """``fn(a, b)`` for an element-wise binary ``fn``; when the operands are NCHW transposes of NHWC
+    tensors of one static shape (a residual addition between two convolution branches), or one is
+    such a transpose and the other a scalar, ``fn`` runs on the NHWC tensors and the transpose
+    moves after it."""
+    src_a, src_b = transposed_from(a, TO_NCHW), transposed_from(b, TO_NCHW)
+    if src_a is not None and src_b is not None:
+        if not src_a.shape.is_fully_defined() or src_a.shape != src_b.shape:
+            return fn(a, b)
+        out = fn(src_a, src_b)
+    elif src_a is not None and b.shape.rank == 0:
+        out = fn(src_a, b)
+    elif src_b is not None and a.shape.rank == 0:
+        out = fn(a, src_b)
+    else:
+        return fn(a, b)
+    return tf.transpose(out, TO_NCHW)
