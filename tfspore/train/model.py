@@ -132,6 +132,7 @@ class Model:
         self._backbone_is_train = True
         self._build_epoch: int | None = None
         self._pipelines: dict = {}  # id(dataset) -> (dataset, strategy, tf.data pipeline) in one train call
+        self._fetching_steps: dict = {}  # element spec -> FetchingStep of the train network
 
     # ------------------------------------------------------------ building
     @staticmethod
@@ -200,14 +201,13 @@ class Model:
             else strategy.experimental_local_results(v)[0], per_replica)
         return _wrap_nest(reduced)
 
-    def _iterate(self, dataset: Any, keep: bool = True) -> Iterable[list]:
-        """One epoch of ``dataset``'s elements.
+    def _pipeline(self, dataset: Any, keep: bool = True) -> Any:
+        """``dataset``'s ``tf.data`` pipeline (distributed under a multi-replica strategy).
 
-        With ``keep`` (training), the ``tf.data`` pipeline (and its distributed form under a
-        multi-replica strategy) is built once per dataset and strategy and iterated again for each
-        epoch, as MindSpore's multi-epoch iterator runs the pipeline's next epoch; building it anew
-        costs a graph and an iterator set-up per epoch. Without (evaluation), each call iterates a
-        fresh pipeline from its first epoch, as MindSpore's one-epoch eval iterator does.
+        With ``keep`` (training), it is built once per dataset and strategy and iterated again for
+        each epoch, as MindSpore's multi-epoch iterator runs the pipeline's next epoch; building it
+        anew costs a graph and an iterator set-up per epoch. Without (evaluation), each call builds
+        a fresh pipeline that starts from its first epoch, as MindSpore's one-epoch eval iterator.
         """
         strategy = self._strategy()
         cached = self._pipelines.get(id(dataset)) if keep else None
@@ -218,8 +218,12 @@ class Model:
             cached = (dataset, strategy, tf_ds)
             if keep:
                 self._pipelines[id(dataset)] = cached
-        tf_ds = cached[2]
-        if strategy is not None:
+        return cached[2]
+
+    def _iterate(self, dataset: Any, keep: bool = True, iterator: Any = None) -> Iterable[list]:
+        """One epoch of ``dataset``'s elements (the rest of ``iterator``'s, when given)."""
+        tf_ds = self._pipeline(dataset, keep) if iterator is None else iterator
+        if self._strategy() is not None:
             for element in tf_ds:
                 yield list(element) if isinstance(element, tuple) else [element]
             return
@@ -371,28 +375,78 @@ class Model:
                     valid: tuple | None) -> None:
         cb.dataset_sink_mode = False
         self._pipelines.clear()  # each train call starts the pipeline from its first epoch, as MindSpore's iterator
+        fetching = self._fetching_step(dataset, callbacks, cb.batch_num)
         callbacks.on_train_begin(run_context)
         for i in range(initial_epoch, epoch):
             cb.cur_epoch_num = i + 1
             self._current_epoch_num = i + 1
             callbacks.on_train_epoch_begin(run_context)
-            for element in self._iterate(dataset):
-                self._check_element(element)
-                cb.cur_step_num += 1
-                self._current_step_num = cb.cur_step_num
-                cb.train_dataset_element = element
-                callbacks.on_train_step_begin(run_context)
-                self._check_network_mode(self._train_network, True)
-                outputs = self._run_step(self._train_network, element)
-                cb.net_outputs = outputs
-                self._update_loss_scale(outputs)
-                callbacks.on_train_step_end(run_context)
-                if run_context.get_stop_requested():
-                    break
+            if fetching is not None:
+                self._fetching_epoch(fetching, dataset, callbacks, cb, run_context)
+            else:
+                for element in self._iterate(dataset):
+                    if self._train_step(element, callbacks, cb, run_context):
+                        break
             self._end_epoch(dataset, callbacks, cb, run_context, valid)
             if run_context.get_stop_requested():
                 break
         callbacks.on_train_end(run_context)
+
+    def _train_step(self, element: list, callbacks: Any, cb: Any, run_context: Any) -> bool:
+        """One non-sink step on a fetched element, with its callbacks; True when a stop was requested."""
+        self._check_element(element)
+        cb.cur_step_num += 1
+        self._current_step_num = cb.cur_step_num
+        cb.train_dataset_element = element
+        callbacks.on_train_step_begin(run_context)
+        self._check_network_mode(self._train_network, True)
+        outputs = self._run_step(self._train_network, element)
+        cb.net_outputs = outputs
+        self._update_loss_scale(outputs)
+        callbacks.on_train_step_end(run_context)
+        return run_context.get_stop_requested()
+
+    def _fetching_step(self, dataset: Any, callbacks: Any, batch_num: Any) -> Any:
+        """A FetchingStep for this training, or None where the step must get its element eagerly.
+
+        The compiled step fetches its own batch in GRAPH_MODE, without a multi-replica strategy,
+        when the dataset knows its size and no callback can read the batch at step begin.
+        """
+        from tfspore.train import _fetch_step  # pylint: disable=import-outside-toplevel
+        if (_context._mode() != _context.GRAPH_MODE or self._strategy() is not None or not isinstance(batch_num, int)
+                or batch_num <= 0 or _fetch_step.step_begin_reads_batch(callbacks.callbacks)):
+            return None
+        spec = self._pipeline(dataset).element_spec
+        self._check_element(list(spec) if isinstance(spec, tuple) else [spec])
+        self._train_network._self_check()
+        self._check_network_mode(self._train_network, True)
+        fetching = self._fetching_steps.get(spec)
+        if fetching is None:  # kept across train calls: each compiled step is traced into one once
+            fetching = self._fetching_steps[spec] = _fetch_step.FetchingStep(self._train_network, spec)
+        return fetching if fetching.supported(iter(self._pipeline(dataset))) else None
+
+    def _fetching_epoch(self, fetching: Any, dataset: Any, callbacks: Any, cb: Any, run_context: Any) -> None:
+        """One epoch of ``cb.batch_num`` steps that fetch their batches in the compiled call; batches
+        beyond that count (a dataset that said less than it has) take the eager path."""
+        iterator = iter(self._pipeline(dataset))
+        for _ in range(cb.batch_num):
+            cb.cur_step_num += 1
+            self._current_step_num = cb.cur_step_num
+            callbacks.on_train_step_begin(run_context)
+            self._check_network_mode(self._train_network, True)
+            result = fetching(iterator)
+            if result is None:  # fewer batches than the dataset's size said
+                cb.cur_step_num -= 1
+                self._current_step_num = cb.cur_step_num
+                return
+            cb.net_outputs, cb.train_dataset_element = result
+            self._update_loss_scale(cb.net_outputs)
+            callbacks.on_train_step_end(run_context)
+            if run_context.get_stop_requested():
+                return
+        for element in self._iterate(dataset, iterator=iterator):
+            if self._train_step(element, callbacks, cb, run_context):
+                return
 
     def _train_sink(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, sink_size: int,
                     initial_epoch: int, valid: tuple | None) -> None:

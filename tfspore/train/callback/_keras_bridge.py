@@ -200,6 +200,8 @@ class KerasCallbackBridge(Callback):
         >>> bridge = KerasCallbackBridge(keras.callbacks.TerminateOnNaN())  # doctest: +SKIP
     """
 
+    _step_begin_reads_batch = False  # Keras's on_train_batch_begin gets the batch index only
+
     def __init__(self, keras_callback: Any) -> None:
         super().__init__()
         self.keras_callback = keras_callback

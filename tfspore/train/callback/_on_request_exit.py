@@ -55,6 +55,8 @@ class OnRequestExit(Callback):
         >>> model.train(10, dataset, callbacks=[OnRequestExit(file_name="LeNet")])  # doctest: +SKIP
     """
 
+    _step_begin_reads_batch = False  # step_begin polls config_file only
+
     def __init__(self, save_ckpt: bool = True, save_mindir: bool = True, file_name: str = "Net",
                  directory: str | None = "./", config_file: str | None = None, sig: int = signal.SIGTERM) -> None:
         super().__init__()

@@ -32,6 +32,11 @@ class TimeMonitor(Callback):
         Train epoch time: 198.863 ms, per step time: 66.288 ms
     """
 
+    @property
+    def _step_begin_reads_batch(self) -> bool:
+        # step_begin only reads the clock; with data_time the batch must be fetched before it, as timed
+        return self.data_time
+
     def __init__(self, data_size: int | None = None, data_time: bool = False) -> None:
         super().__init__()
         self.data_size = data_size
