@@ -131,3 +131,18 @@ def test_one_trace_across_epochs_and_train_calls():
     fetching = next(iter(model._fetching_steps.values()))
     model.train(2, _data())
     assert len(model._fetching_steps) == 1 and len(fetching._fns) == 1
+
+
+def test_which_callbacks_may_read_the_batch_at_step_begin(tmp_path):
+    from tfspore.train.callback import LambdaCallback, ModelCheckpoint
+
+    class Instance(Callback):
+        pass
+
+    inst = Instance()
+    inst.step_begin = lambda run_context: None
+    reads = _fetch_step.step_begin_reads_batch
+    assert reads([LambdaCallback(on_train_step_begin=lambda rc: None)])
+    assert reads([LambdaCallback(step_begin=lambda rc: None)])
+    assert not reads([LambdaCallback(on_train_step_end=lambda rc: None), ModelCheckpoint(directory=str(tmp_path))])
+    assert reads([inst]) and reads([_ReadsAtBegin()]) and not reads([Instance(), _Recorder()])

@@ -26,16 +26,21 @@ __all__: list = []
 def step_begin_reads_batch(callbacks: list) -> bool:
     """Whether a callback may read ``cb_params.train_dataset_element`` in its step-begin hook.
 
-    True for a callback whose class defines ``step_begin`` or ``on_train_step_begin``, unless it
-    declares ``_step_begin_reads_batch = False`` (the built-ins whose hook only reads the clock,
-    polls a file or forwards to Keras).
+    True for a callback whose class (or the instance itself) defines ``step_begin`` or
+    ``on_train_step_begin``, unless it declares ``_step_begin_reads_batch`` (the built-ins whose
+    hook only reads the clock, polls a file or forwards to Keras say False; LambdaCallback says
+    whether it was given a train step-begin function).
     """
     from tfspore.train.callback import Callback  # pylint: disable=import-outside-toplevel
     for cb in callbacks:
-        if not getattr(cb, "_step_begin_reads_batch", True):
+        declared = getattr(cb, "_step_begin_reads_batch", None)
+        if declared is not None:
+            if declared:
+                return True
             continue
-        cls = type(cb)
-        if cls.on_train_step_begin is not Callback.on_train_step_begin or cls.step_begin is not Callback.step_begin:
+        cls, own = type(cb), vars(cb)
+        if (cls.on_train_step_begin is not Callback.on_train_step_begin or cls.step_begin is not Callback.step_begin
+                or "on_train_step_begin" in own or "step_begin" in own):
             return True
     return False
 

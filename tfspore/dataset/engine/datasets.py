@@ -820,7 +820,7 @@ class MappableSource(Dataset):
             return None
         row = self._row
         indices = self._index_dataset().batch(batch_size, drop_remainder=drop_remainder)
-        return indices.map(lambda idx: _as_tuple(row(idx)), num_parallel_calls=AUTOTUNE, deterministic=True)
+        return indices.map(lambda idx: _as_tuple(row(idx)))
 
     def _build(self) -> tf.data.Dataset:
         return self._build_fused()

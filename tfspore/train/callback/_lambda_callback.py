@@ -79,3 +79,8 @@ class LambdaCallback(Callback):
                         given[new] = fn
         for name, fn in given.items():
             setattr(self, name, fn if fn else _noop)
+
+    @property
+    def _step_begin_reads_batch(self) -> bool:
+        # a train step-begin function may read cb_params.train_dataset_element: fetch the batch before it
+        return self.on_train_step_begin is not _noop
