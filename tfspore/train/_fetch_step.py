@@ -55,57 +55,60 @@ class FetchingStep:
 
     def __init__(self, network: Cell, element_spec: Any) -> None:
         self.network = network
+        self.element_spec = element_spec
         self.spec = tuple(element_spec) if isinstance(element_spec, tuple) else (element_spec,)
         self._fns: dict = {}
+        self._iterator: Any = None  # the iterator of the current epoch and its flat (resource) form
+        self._flat_iterator: list = []
 
     def __call__(self, iterator: Any) -> tuple | None:
         """One step on the iterator's next batch: ``(outputs, batch)``, or None at the end of the data."""
-        entry = self._fn(iterator)
-        if entry is None:  # the step's outputs are not plain tensors: fetch eagerly, then step
+        entry = self._fn()
+        if entry is None:  # the current step does not compile into a fetching step: fetch eagerly, then step
             optional = iterator.get_next_as_optional()
             if not optional.has_value():
                 return None
             value = optional.get_value()
             element = [Tensor._from_tf(t) for t in (value if isinstance(value, tuple) else (value,))]
             return self.network(*element), element
-        concrete, structure, n_out = entry
-        try:  # the flat call skips matching the iterator against the trace cache, ~0.1 ms a step
-            flat = tf.nest.flatten(concrete._call_flat(tf.nest.flatten(iterator, expand_composites=True),
-                                                       concrete.captured_inputs))
-        except (AttributeError, TypeError):  # a TensorFlow without the flat call
-            flat = tf.nest.flatten(concrete(iterator))
+        call, structure, n_out = entry
+        if iterator is not self._iterator:
+            self._iterator, self._flat_iterator = iterator, tf.nest.flatten(iterator, expand_composites=True)
+        flat = tf.nest.flatten(call(iterator, self._flat_iterator))
         if not flat[0]:
             return None
         outputs = _wrap_nest(tf.nest.pack_sequence_as(structure, flat[1:1 + n_out]))
         return outputs, [Tensor._from_tf(t) for t in flat[1 + n_out:]]
 
-    def supported(self, iterator: Any) -> bool:
+    def supported(self) -> bool:
         """Whether the network's current step compiles into a fetching step (traces it, runs nothing)."""
-        return self._fn(iterator) is not None
+        return self._fn() is not None
 
-    def _fn(self, iterator: Any) -> tuple | None:
+    def _fn(self) -> tuple | None:
         compiled = self.network._compiled_fn()
         entry = self._fns.get(id(compiled))
         if entry is None or entry[0] is not compiled:
-            entry = (compiled, self._build(compiled, iterator))
+            entry = (compiled, self._build(compiled))
             self._fns[id(compiled)] = entry
         return entry[1]
 
-    def _build(self, compiled: Any, iterator: Any) -> tuple | None:
-        """The traced fetching step for ``compiled``: (concrete function, output structure, output count)."""
+    def _build(self, compiled: Any) -> tuple | None:
+        """The traced fetching step for ``compiled``: (call, output structure, output count)."""
         spec = self.spec
         # static shapes only: the step is traced for the shapes it runs (a construct may use x.shape in Python)
         if not all(isinstance(s, tf.TensorSpec) and s.shape.is_fully_defined() for s in spec):
             return None
-        structure: list = []
+        try:
+            template = _zero_outputs(compiled, spec)
+        except Exception:  # noqa: BLE001 pylint: disable=broad-except  (the eager path runs it, or raises)
+            return None
+        if template is None:
+            return None
+        structure, zeros = template
 
         def fetch(iterator: Any) -> list:
             optional = iterator.get_next_as_optional()
             has_value = optional.has_value()
-            template = _zero_outputs(compiled, spec)
-            if template is None:
-                raise ValueError("the step's outputs are not all tensors")
-            structure.append(template[0])
 
             def run() -> list:
                 value = optional.get_value()
@@ -113,12 +116,22 @@ class FetchingStep:
                 return tf.nest.flatten(compiled(*element)) + list(element)
 
             def empty() -> list:
-                return list(template[1]) + [tf.zeros(s.shape, s.dtype) for s in spec]
+                return list(zeros) + [tf.zeros(s.shape, s.dtype) for s in spec]
 
             return [has_value] + tf.cond(has_value, run, empty)
 
         try:
-            concrete = tf.function(fetch, autograph=False).get_concrete_function(iterator)
+            concrete = tf.function(fetch, autograph=False).get_concrete_function(
+                tf.data.IteratorSpec(self.element_spec))
         except Exception:  # noqa: BLE001 pylint: disable=broad-except  (the eager path runs it, or raises)
             return None
-        return concrete, structure[0], len(tf.nest.flatten(structure[0]))
+        flat_call = getattr(concrete, "_call_flat", None)
+        if flat_call is None:  # a TensorFlow without the flat call: the structured call
+            def call(iterator: Any, flat_iterator: list) -> Any:
+                return concrete(iterator)
+        else:  # skips matching the iterator against the trace cache, ~0.1 ms a step
+            captured = concrete.captured_inputs
+
+            def call(iterator: Any, flat_iterator: list) -> Any:
+                return flat_call(flat_iterator, captured)
+        return call, structure, len(tf.nest.flatten(structure))

@@ -131,7 +131,6 @@ class Model:
         self.batch_num = -1
         self._backbone_is_train = True
         self._build_epoch: int | None = None
-        self._pipelines: dict = {}  # id(dataset) -> (dataset, strategy, tf.data pipeline) in one train call
         self._fetching_steps: dict = {}  # element spec -> FetchingStep of the train network
 
     # ------------------------------------------------------------ building
@@ -201,34 +200,26 @@ class Model:
             else strategy.experimental_local_results(v)[0], per_replica)
         return _wrap_nest(reduced)
 
-    def _pipeline(self, dataset: Any, keep: bool = True) -> Any:
+    def _pipeline(self, dataset: Any) -> Any:
         """``dataset``'s ``tf.data`` pipeline (distributed under a multi-replica strategy).
 
-        With ``keep`` (training), it is built once per dataset and strategy and iterated again for
-        each epoch, as MindSpore's multi-epoch iterator runs the pipeline's next epoch; building it
-        anew costs a graph and an iterator set-up per epoch. Without (evaluation), each call builds
-        a fresh pipeline that starts from its first epoch, as MindSpore's one-epoch eval iterator.
+        A training builds it once and iterates it again for each epoch, as MindSpore's
+        multi-epoch iterator runs the pipeline's next epoch (building it anew costs a graph and an
+        iterator set-up per epoch); each evaluation builds a fresh one that starts from its first
+        epoch, as MindSpore's one-epoch eval iterator.
         """
+        tf_ds = dataset.to_tf_dataset()
         strategy = self._strategy()
-        cached = self._pipelines.get(id(dataset)) if keep else None
-        if cached is None or cached[0] is not dataset or cached[1] is not strategy:
-            tf_ds = dataset.to_tf_dataset()
-            if strategy is not None:
-                tf_ds = strategy.experimental_distribute_dataset(tf_ds)
-            cached = (dataset, strategy, tf_ds)
-            if keep:
-                self._pipelines[id(dataset)] = cached
-        return cached[2]
+        return tf_ds if strategy is None else strategy.experimental_distribute_dataset(tf_ds)
 
-    def _iterate(self, dataset: Any, keep: bool = True, iterator: Any = None) -> Iterable[list]:
-        """One epoch of ``dataset``'s elements (the rest of ``iterator``'s, when given)."""
-        tf_ds = self._pipeline(dataset, keep) if iterator is None else iterator
+    def _iterate(self, elements: Any) -> Iterable[list]:
+        """The elements of a pipeline (one epoch) or of an iterator (its remaining ones) as lists."""
         if self._strategy() is not None:
-            for element in tf_ds:
+            for element in elements:
                 yield list(element) if isinstance(element, tuple) else [element]
             return
         from_tf = Tensor._from_tf
-        for element in tf_ds:
+        for element in elements:
             yield [from_tf(t) for t in element] if isinstance(element, tuple) else [from_tf(element)]
 
     def _check_network_mode(self, network: Cell, is_train: bool) -> Cell:
@@ -374,17 +365,17 @@ class Model:
     def _train_loop(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, initial_epoch: int,
                     valid: tuple | None) -> None:
         cb.dataset_sink_mode = False
-        self._pipelines.clear()  # each train call starts the pipeline from its first epoch, as MindSpore's iterator
-        fetching = self._fetching_step(dataset, callbacks, cb.batch_num)
+        pipeline = self._pipeline(dataset)  # one per train call: its epochs are the training's epochs
+        fetching = self._fetching_step(pipeline, callbacks, cb.batch_num)
         callbacks.on_train_begin(run_context)
         for i in range(initial_epoch, epoch):
             cb.cur_epoch_num = i + 1
             self._current_epoch_num = i + 1
             callbacks.on_train_epoch_begin(run_context)
             if fetching is not None:
-                self._fetching_epoch(fetching, dataset, callbacks, cb, run_context)
+                self._fetching_epoch(fetching, pipeline, callbacks, cb, run_context)
             else:
-                for element in self._iterate(dataset):
+                for element in self._iterate(pipeline):
                     if self._train_step(element, callbacks, cb, run_context):
                         break
             self._end_epoch(dataset, callbacks, cb, run_context, valid)
@@ -406,7 +397,7 @@ class Model:
         callbacks.on_train_step_end(run_context)
         return run_context.get_stop_requested()
 
-    def _fetching_step(self, dataset: Any, callbacks: Any, batch_num: Any) -> Any:
+    def _fetching_step(self, pipeline: Any, callbacks: Any, batch_num: Any) -> Any:
         """A FetchingStep for this training, or None where the step must get its element eagerly.
 
         The compiled step fetches its own batch in GRAPH_MODE, without a multi-replica strategy,
@@ -416,19 +407,19 @@ class Model:
         if (_context._mode() != _context.GRAPH_MODE or self._strategy() is not None or not isinstance(batch_num, int)
                 or batch_num <= 0 or _fetch_step.step_begin_reads_batch(callbacks.callbacks)):
             return None
-        spec = self._pipeline(dataset).element_spec
+        spec = pipeline.element_spec
         self._check_element(list(spec) if isinstance(spec, tuple) else [spec])
         self._train_network._self_check()
         self._check_network_mode(self._train_network, True)
         fetching = self._fetching_steps.get(spec)
         if fetching is None:  # kept across train calls: each compiled step is traced into one once
             fetching = self._fetching_steps[spec] = _fetch_step.FetchingStep(self._train_network, spec)
-        return fetching if fetching.supported(iter(self._pipeline(dataset))) else None
+        return fetching if fetching.supported() else None
 
-    def _fetching_epoch(self, fetching: Any, dataset: Any, callbacks: Any, cb: Any, run_context: Any) -> None:
+    def _fetching_epoch(self, fetching: Any, pipeline: Any, callbacks: Any, cb: Any, run_context: Any) -> None:
         """One epoch of ``cb.batch_num`` steps that fetch their batches in the compiled call; batches
         beyond that count (a dataset that said less than it has) take the eager path."""
-        iterator = iter(self._pipeline(dataset))
+        iterator = iter(pipeline)
         for _ in range(cb.batch_num):
             cb.cur_step_num += 1
             self._current_step_num = cb.cur_step_num
@@ -444,7 +435,7 @@ class Model:
             callbacks.on_train_step_end(run_context)
             if run_context.get_stop_requested():
                 return
-        for element in self._iterate(dataset, iterator=iterator):
+        for element in self._iterate(iterator):
             if self._train_step(element, callbacks, cb, run_context):
                 return
 
@@ -607,7 +598,7 @@ class Model:
             cb.dataset_sink_mode = False
             callbacks.on_eval_begin(run_context)
             callbacks.on_eval_epoch_begin(run_context)
-            for element in self._iterate(dataset, keep=False):
+            for element in self._iterate(self._pipeline(dataset)):
                 cb.cur_step_num += 1
                 cb.eval_dataset_element = element
                 callbacks.on_eval_step_begin(run_context)
