@@ -22,6 +22,7 @@ from tfspore.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, set_contex
                              set_auto_parallel_context, get_auto_parallel_context, reset_auto_parallel_context,
                              set_ps_context, get_ps_context, reset_ps_context, get_jit_config)
 from tfspore import common, nn, ops  # noqa: E402
+from tfspore import numpy  # noqa: E402,F401  (mindspore.numpy, as ``import mindspore`` exposes it)
 from tfspore import experimental  # noqa: E402,F401
 from tfspore.ops.composite import grad, value_and_grad, vjp, jvp  # noqa: E402
 from tfspore.compat import alias_mindspore, unalias_mindspore  # noqa: E402
@@ -36,3 +37,17 @@ from tfspore.train.callback import (Callback, LossMonitor, TimeMonitor, ModelChe
                                     EarlyStopping, OnRequestExit, BackupAndRestore, SummaryCollector,
                                     SummaryLandscape)
 from tfspore.train.summary import SummaryRecord  # noqa: E402,F401
+from tfspore import log  # noqa: E402,F401
+from tfspore.log import get_level, get_log_config  # noqa: E402,F401
+from tfspore import profiler  # noqa: E402,F401
+from tfspore.profiler import Profiler  # noqa: E402,F401
+from tfspore.train.serialization import export, load  # noqa: E402,F401
+from tfspore.common import RowTensor  # noqa: E402,F401
+from tfspore.context import STRICT, COMPATIBLE, LAX  # noqa: E402,F401
+
+from tfspore import parallel  # noqa: E402,F401
+from tfspore.parallel import set_algo_parameters, get_algo_parameters, reset_algo_parameters  # noqa: E402,F401
+
+# Keep last: missing MindSpore names on the modules imported above raise a clear error.
+from tfspore._missing import install_missing_name_hooks as _install_missing_name_hooks  # noqa: E402
+_install_missing_name_hooks(__name__)

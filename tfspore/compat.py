@@ -19,7 +19,9 @@ state are shared between both spellings. Module attributes such as
 While the alias is active, an installed MindSpore is shadowed: modules of it
 that were already imported are set aside and put back by
 :func:`unalias_mindspore`. A MindSpore module that tfspore does not implement
-fails to import with :class:`ModuleNotFoundError` naming the MindSpore module.
+fails to import with :class:`ModuleNotFoundError` naming the MindSpore module, and a
+name that a tfspore module lacks raises :class:`tfspore._missing.MissingNameError` naming
+the MindSpore name (each module served gets the hook of :mod:`tfspore._missing`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ import sys
 import threading
 from types import ModuleType
 from typing import Optional, Sequence
+
+from tfspore._missing import install_missing_name_hook
 
 __all__ = ["alias_mindspore", "unalias_mindspore", "is_mindspore_aliased"]
 
@@ -109,6 +113,7 @@ class _MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 f"MindSpore module {alias_missing!r}",
                 name=alias_missing,
             ) from None
+        install_missing_name_hook(module)
         original_spec = getattr(module, "__spec__", None)
         return importlib.machinery.ModuleSpec(
             fullname,

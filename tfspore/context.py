@@ -6,9 +6,12 @@ picks the TensorFlow device type ('CPU' or 'GPU'); ``jit_config={'jit_level': 'O
 on for compiled Cells (tfspore also takes ``{'jit_compile': True}``). ``deterministic='ON'``
 enables TensorFlow's op determinism.
 
-MindSpore's other ``set_context`` keys are accepted, validated as MindSpore validates them,
-stored for :func:`get_context`, and have no effect on TensorFlow (a one-time warning says so).
-Unknown keys raise a ValueError naming the key.
+MindSpore's other ``set_context`` keys (those of MindSpore 1.x-2.2 included) are accepted,
+validated as MindSpore validates them and stored for :func:`get_context`. A few act on TensorFlow:
+``max_call_depth`` raises Python's recursion limit, ``runtime_num_threads`` /
+``inter_op_parallel_num`` set TensorFlow's thread pools, ``max_device_memory`` limits GPU memory.
+The others have no effect on TensorFlow (a one-time warning says so); keys MindSpore applies only
+on other devices are ignored with MindSpore's warning. Unknown keys raise a ValueError naming the key.
 
 Example:
     >>> import tfspore as ms
@@ -20,6 +23,9 @@ from __future__ import annotations
 
 import copy
 import logging
+import os
+import re
+import sys
 import threading
 from typing import Any
 
@@ -61,7 +67,33 @@ _DEFAULTS: dict = {
     "enable_interleave_split_concat_branch": False, "enable_interleave_parallel_branch": False,
     "enable_offloading_packed_experts": False, "op_debug_option": "", "ascend_config": {}, "gpu_config": {},
     "aoe_config": {}, "enable_ge": False, "parallel_speed_up_json_path": "", "exception_dump": "",
+    "reserve_class_name_in_scope": True,
 }
+# MindSpore's type check of set_context arguments (its ``args_type_check``), run before any other check
+_TYPES: dict = {
+    "save_graphs": (bool, int), "save_graphs_path": str, "aoe_tune_mode": str, "aoe_config": dict,
+    "enable_reduce_precision": bool, "variable_memory_max_size": str, "enable_auto_mixed_precision": bool,
+    "inter_op_parallel_num": int, "enable_graph_kernel": bool, "reserve_class_name_in_scope": bool,
+    "check_bprop": bool, "max_device_memory": str, "print_file_path": str, "max_call_depth": int,
+    "env_config_path": str, "graph_kernel_flags": str, "runtime_num_threads": int, "pynative_synchronize": bool,
+    "mempool_block_size": str, "disable_format_transform": bool, "op_timeout": int, "ascend_config": dict,
+    "jit_syntax_level": int, "debug_level": int, "gpu_config": dict, "enable_compile_cache": bool,
+}
+# keys MindSpore applies only on some devices; on the others it warns and ignores them
+_TARGET_ONLY = {"enable_reduce_precision": ["Ascend"], "print_file_path": ["Ascend"],
+                "variable_memory_max_size": ["Ascend"], "max_device_memory": ["Ascend", "GPU"],
+                "mempool_block_size": ["GPU", "Ascend"], "disable_format_transform": ["GPU"],
+                "ascend_config": ["Ascend"], "gpu_config": ["GPU"]}
+# accepted and stored, with MindSpore's deprecation warning
+_DEPRECATED_STORED = {
+    "reserve_class_name_in_scope": "and will be removed in the next version.",
+    "env_config_path": "and will be removed in the next version.",
+    "enable_graph_kernel": "and will be removed in the next version. Please use jit_config={'jit_level': 'O1'} "
+                           "instead.",
+    "graph_kernel_flags": "and will be removed in the next version. Please use environ variable "
+                          "'MS_DEV_GRAPH_KERNEL_FLAGS' instead.",
+}
+_MEMORY_RE = re.compile(r"^\d+(\.\d+)?GB$")
 # accepted by MindSpore 2.10's set_context with a deprecation warning, and not readable back
 _DEPRECATED_IGNORED = ("enable_sparse", "auto_tune_mode", "enable_auto_mixed_precision")
 # MindSpore asks for these through 'ascend_config'
@@ -193,6 +225,34 @@ def _check_positive(key: str) -> Any:
     return check
 
 
+def _check_non_negative(key: str) -> Any:
+    def check(value: Any) -> Any:
+        if value < 0:
+            raise ValueError(f"{_API}the argument '{key}' must be bigger than or equal to 0, but got {value!r}.")
+        return value
+    return check
+
+
+def _check_memory(key: str) -> Any:
+    def check(value: Any) -> Any:
+        if not _MEMORY_RE.match(value):
+            raise ValueError(f"{_API}the argument '{key}' should be in correct format! It must be a string ending "
+                             "with 'GB', in addition to that, it must contain only numbers or decimal points, such "
+                             f"as \"5GB\" or \"3.5GB\", but got {value!r}.")
+        if key == "max_device_memory" and float(value[:-2]) == 0:
+            raise ValueError(f"{_API}the argument 'max_device_memory' should not be \"0GB\".")
+        return float(value[:-2]) if key in ("max_device_memory", "mempool_block_size") else value
+    return check
+
+
+def _check_path(key: str) -> Any:
+    def check(value: Any) -> Any:
+        path = os.path.realpath(value)
+        os.makedirs(path, exist_ok=True)
+        return path
+    return check
+
+
 def _check_dict(key: str) -> Any:
     def check(value: Any) -> Any:
         _check_type(key, value, dict)
@@ -210,7 +270,13 @@ _VALUE_CHECKS = {
     "exec_order": _one_of("exec_order", ["bfs", "dfs"]),
     "aoe_tune_mode": _one_of("aoe_tune_mode", ["online", "offline"]),
     "max_call_depth": _check_positive("max_call_depth"),
-    "runtime_num_threads": _check_positive("runtime_num_threads"),
+    "runtime_num_threads": _check_non_negative("runtime_num_threads"),
+    "inter_op_parallel_num": _check_non_negative("inter_op_parallel_num"),
+    "op_timeout": _check_non_negative("op_timeout"),
+    "max_device_memory": _check_memory("max_device_memory"),
+    "mempool_block_size": _check_memory("mempool_block_size"),
+    "variable_memory_max_size": _check_memory("variable_memory_max_size"),
+    "save_graphs_path": _check_path("save_graphs_path"),
     "ascend_config": _check_dict("ascend_config"),
     "gpu_config": _check_dict("gpu_config"),
     "aoe_config": _check_dict("aoe_config"),
@@ -223,6 +289,49 @@ def _warn_once(key: str, message: str) -> None:
         _logger.warning(message)
 
 
+def _apply_max_call_depth(value: int) -> None:
+    """Deep networks trace through deep Python calls: raise Python's recursion limit to the depth asked for."""
+    if value > sys.getrecursionlimit():
+        sys.setrecursionlimit(value)
+
+
+def _apply_threads(key: str, value: int) -> None:
+    """``runtime_num_threads`` -> TensorFlow's intra-op threads, ``inter_op_parallel_num`` -> inter-op threads."""
+    setter = (tf.config.threading.set_intra_op_parallelism_threads if key == "runtime_num_threads"
+              else tf.config.threading.set_inter_op_parallelism_threads)
+    try:
+        setter(value)
+    except RuntimeError:
+        _warn_once(key + ".late", f"For 'context.set_context', '{key}' is set after TensorFlow started its runtime, "
+                                  "so TensorFlow keeps its thread pools; set it before any computation.")
+
+
+def _apply_max_device_memory(value: float) -> None:
+    """Limit TensorFlow's memory on each GPU to ``value`` GB (possible only before the GPUs are initialized)."""
+    for gpu in tf.config.list_physical_devices("GPU"):
+        try:
+            tf.config.set_logical_device_configuration(
+                gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=int(value * 1024))])
+        except RuntimeError:
+            _warn_once("max_device_memory.late", "For 'context.set_context', 'max_device_memory' is set after "
+                                                 "TensorFlow initialized the GPUs, so it has no effect; set it "
+                                                 "before any computation.")
+            return
+
+
+# keys with an effect on TensorFlow beyond being stored
+_EFFECTS = {"max_call_depth": _apply_max_call_depth,
+            "runtime_num_threads": lambda v: _apply_threads("runtime_num_threads", v),
+            "inter_op_parallel_num": lambda v: _apply_threads("inter_op_parallel_num", v),
+            "max_device_memory": _apply_max_device_memory}
+
+
+def _check_types(kwargs: dict) -> None:
+    for key, value in kwargs.items():
+        if key in _TYPES and not isinstance(value, _TYPES[key]):
+            _check_type(key, value, _TYPES[key])
+
+
 def set_context(**kwargs: Any) -> None:
     """Set the execution context.
 
@@ -230,8 +339,9 @@ def set_context(**kwargs: Any) -> None:
         **kwargs: ``mode`` (GRAPH_MODE or PYNATIVE_MODE), ``device_target`` ('CPU' or 'GPU';
             'Ascend' raises), ``device_id`` (0..4095), ``jit_config`` (``{'jit_level': 'O2'}``
             enables XLA), ``deterministic`` ('ON' enables TensorFlow op determinism). MindSpore's
-            other keys (``save_graphs``, ``max_call_depth``, ...) are validated, stored and have no
-            effect on TensorFlow.
+            other keys are validated and stored; ``max_call_depth``, ``runtime_num_threads``,
+            ``inter_op_parallel_num`` and ``max_device_memory`` (GPU) act on Python / TensorFlow,
+            the rest (``save_graphs``, ``enable_graph_kernel``, ...) have no effect on TensorFlow.
 
     Raises:
         ValueError: for an unknown key or a bad value.
@@ -240,6 +350,7 @@ def set_context(**kwargs: Any) -> None:
     Example:
         >>> set_context(mode=GRAPH_MODE)
     """
+    _check_types(kwargs)
     if "device_target" in kwargs:
         _set_device_target(kwargs["device_target"])
     for key, value in kwargs.items():
@@ -257,10 +368,21 @@ def set_context(**kwargs: Any) -> None:
                              f"the env {_REMOVED[key]} instead.")
         if key in _ASCEND_ONLY:
             raise ValueError(f"Please set '{key}' through parameter ascend_config")
+        if key in _DEPRECATED_STORED:
+            _warn_once(key + ".deprecated", f"For 'context.set_context', '{key}' parameter is deprecated, "
+                                            f"{_DEPRECATED_STORED[key]}")
+        if key in _TARGET_ONLY and _CTX.device_target not in _TARGET_ONLY[key]:
+            _warn_once(key + ".target", f"For 'context.set_context', when set the argument '{key}', the argument "
+                                        f"'device_target' only supports devices in '{_TARGET_ONLY[key]}', but got "
+                                        f"'{_CTX.device_target}', ignore it.")
+            continue
         if key in _CTX.values:
             check = _VALUE_CHECKS.get(key)
             _CTX.values[key] = check(value) if check is not None else value
-            _warn_once(key, f"For 'context.set_context', '{key}' has no effect on TensorFlow and is ignored.")
+            if key in _EFFECTS:
+                _EFFECTS[key](_CTX.values[key])
+            else:
+                _warn_once(key, f"For 'context.set_context', '{key}' has no effect on TensorFlow and is ignored.")
             continue
         raise ValueError(f"{_API}the keyword argument {key} is not recognized! For detailed usage of 'set_context', "
                          "please refer to the Mindspore official website.")
@@ -328,6 +450,45 @@ _AUTO_PARALLEL_SET_ONLY = ("pipeline_segments", "group_ckpt_save_file", "paralle
 _AUTO_PARALLEL_BOOLS = ("gradients_mean", "gradient_fp32_sync", "loss_repeated_mean", "full_batch",
                         "enable_parallel_optimizer", "parameter_broadcast", "enable_alltoall", "sharding_propagation")
 _AUTO_PARALLEL = copy.deepcopy(_AUTO_PARALLEL_DEFAULTS)
+# MindSpore's type check of set_auto_parallel_context arguments, run before any other check
+_AUTO_PARALLEL_TYPES = {
+    "device_num": int, "global_rank": int, "gradients_mean": bool, "gradient_fp32_sync": bool, "parallel_mode": str,
+    "auto_parallel_search_mode": str, "search_mode": str, "parameter_broadcast": bool, "strategy_ckpt_load_file": str,
+    "strategy_ckpt_save_file": str, "full_batch": bool, "enable_parallel_optimizer": bool, "enable_alltoall": bool,
+    "all_reduce_fusion_config": list, "pipeline_stages": int, "pipeline_segments": int,
+    "pipeline_result_broadcast": bool, "parallel_optimizer_config": dict, "pipeline_config": dict,
+    "comm_fusion": dict, "strategy_ckpt_config": dict, "force_fp32_communication": bool,
+}
+_SEARCH_MODES = ("recursive_programming", "dynamic_programming", "sharding_propagation")
+# keys set since the last reset (MindSpore's ``get_device_num_is_set`` and friends)
+_AUTO_PARALLEL_IS_SET: set = set()
+
+
+def _auto_parallel_is_set(key: str) -> bool:
+    """Whether ``key`` was given to :func:`set_auto_parallel_context` since the last reset."""
+    return key in _AUTO_PARALLEL_IS_SET
+
+
+def _check_auto_parallel_value(key: str, value: Any) -> Any:
+    api = "For 'context.set_auto_parallel_context', "
+    if key in ("search_mode", "auto_parallel_search_mode") and value not in _SEARCH_MODES:
+        raise ValueError(f"{api}the argument '{key}' only supports 'recursive_programming', 'dynamic_programming' "
+                         f"and 'sharding_propagation', but got {value!r}.")
+    if key == "pipeline_stages" and value < 1:
+        raise ValueError(f"{api}the argument 'pipeline_stages' should be greater or equal 1, but got {value!r}.")
+    if key == "all_reduce_fusion_config" and list(value) != sorted(value):
+        raise ValueError(f"{api}the elements in argument 'all_reduce_fusion_config' must be sorted in ascending "
+                         f"order, but got {value!r}.")
+    if key == "grad_accumulation_step":
+        _logger.warning("For 'context.set_auto_parallel_context', 'grad_accumulation_step' is deprecated in "
+                        "MindSpore 2.x (use GradAccumulationCell); it is stored and has no effect.")
+    if key == "comm_fusion":
+        merged = copy.deepcopy(_AUTO_PARALLEL["comm_fusion"])
+        merged.update(copy.deepcopy(value))
+        return merged
+    if key in ("search_mode", "auto_parallel_search_mode"):
+        _AUTO_PARALLEL["search_mode"] = _AUTO_PARALLEL["auto_parallel_search_mode"] = value
+    return value
 
 
 def set_auto_parallel_context(**kwargs: Any) -> None:
@@ -342,6 +503,11 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
         >>> set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, gradients_mean=True)
         >>> reset_auto_parallel_context()
     """
+    for key, value in kwargs.items():
+        if key in _AUTO_PARALLEL_TYPES and key not in _AUTO_PARALLEL_BOOLS and (
+                not isinstance(value, _AUTO_PARALLEL_TYPES[key])):
+            raise TypeError(f"For 'context.set_auto_parallel_context', the argument '{key}' must be "
+                            f"{_AUTO_PARALLEL_TYPES[key].__name__}, but got {type(value).__name__}: {value!r}.")
     for key, value in kwargs.items():
         if key not in _AUTO_PARALLEL_DEFAULTS and key not in _AUTO_PARALLEL_SET_ONLY:
             raise ValueError(f"For 'context.set_auto_parallel_context', the keyword argument {key} is not "
@@ -358,8 +524,10 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
         if key in _AUTO_PARALLEL_BOOLS and not isinstance(value, bool):
             raise TypeError(f"For 'context.set_auto_parallel_context', the argument '{key}' must be bool, but got "
                             f"{type(value).__name__}: {value!r}.")
+        value = _check_auto_parallel_value(key, value)
         if key in _AUTO_PARALLEL_DEFAULTS:
             _AUTO_PARALLEL[key] = value
+        _AUTO_PARALLEL_IS_SET.add(key)
 
 
 def get_auto_parallel_context(attr_key: str) -> Any:
@@ -377,6 +545,7 @@ def reset_auto_parallel_context() -> None:
     """Restore the default parallel settings."""
     _AUTO_PARALLEL.clear()
     _AUTO_PARALLEL.update(copy.deepcopy(_AUTO_PARALLEL_DEFAULTS))
+    _AUTO_PARALLEL_IS_SET.clear()
 
 
 _PS: dict = {}

@@ -14,6 +14,7 @@ from tfspore.nn.dynamic_lr import *  # noqa: F401,F403
 from tfspore.nn.wrap import *  # noqa: F401,F403
 from tfspore.nn.wrap import __all__ as _wrap_all
 from tfspore.nn import metrics  # noqa: E402
+from tfspore.nn import probability  # noqa: E402,F401
 from tfspore.nn.metrics import *  # noqa: F401,F403
 from tfspore.nn.metrics import __all__ as _metrics_all
 

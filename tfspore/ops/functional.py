@@ -14,7 +14,7 @@ Example:
 from tfspore.ops.function import *  # noqa: F401,F403
 from tfspore.ops.function import __all__ as _function_all
 from tfspore.ops.function.other_func import (hastype, isconstant, make_tuple, partial, scalar_cast,  # noqa: F401
-                                             scalar_to_array, shape_mul, tuple_len, typeof)
+                                             scalar_to_array, shape_mul, tuple_len, typeof, make_range)
 from tfspore.ops.function.math_func import sqrt, square  # noqa: F401
 from tfspore.ops.function.array_func import cast as _cast
 from tfspore.ops.composite.base import HyperMap as _HyperMap, Map as _Map
@@ -28,6 +28,7 @@ tensor_sub = _math_ops.Sub()
 tensor_mul = _math_ops.Mul()
 tensor_div = _math_ops.RealDiv()
 tensor_pow = _math_ops.Pow()
+pows = tensor_pow
 tensor_mod = _math_ops.FloorMod()
 tensor_floordiv = _math_ops.FloorDiv()
 tensor_gt = _math_ops.Greater()
@@ -63,4 +64,4 @@ __all__ = sorted(set(_function_all) | {
     "reduce_min", "reduce_mean", "tensor_range", "scatter_nd_update", "hyper_map", "tuple_getitem", "list_getitem",
     "tuple_setitem", "array_to_scalar", "bool_not", "bool_and", "bool_or", "is_", "is_not", "in_dict", "not_in_dict",
     "mixed_precision_cast", "hastype", "isconstant", "make_tuple", "partial", "scalar_cast", "scalar_to_array",
-    "shape_mul", "tuple_len", "typeof", "sqrt", "square"})
+    "shape_mul", "tuple_len", "typeof", "sqrt", "square", "make_range", "pows"})

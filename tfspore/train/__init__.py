@@ -36,3 +36,7 @@ from tfspore.train import summary, lineage_pb2, summary_pb2, anf_ir_pb2  # noqa:
 from tfspore.train.summary import SummaryRecord  # noqa: E402
 
 __all__ += ["SummaryRecord"]
+from tfspore.train import train_thor  # noqa: E402
+from tfspore.train.train_thor import ConvertModelUtils, ConvertNetUtils  # noqa: E402
+
+__all__ += ["ConvertModelUtils", "ConvertNetUtils"]

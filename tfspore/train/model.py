@@ -21,6 +21,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore.context import ParallelMode  # noqa: F401  (MindSpore 1.x path: mindspore.train.model.ParallelMode)
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
 from tfspore.nn.cell import Cell, GraphCell
 from tfspore.nn.wrap.cell_wrapper import WithEvalCell, WithLossCell

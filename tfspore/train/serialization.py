@@ -43,8 +43,11 @@ from tfspore.nn.cell import Cell
 from tfspore.train import _crypto
 from tfspore.train._checkpoint_pb2 import Checkpoint
 
+from tfspore.train._export import export, load
+from tfspore import context  # noqa: F401,E402  (scripts import it from this path)
+
 __all__ = ["save_checkpoint", "load_checkpoint", "load_checkpoint_async", "load_param_into_net",
-           "async_ckpt_thread_status"]
+           "async_ckpt_thread_status", "export", "load"]
 
 _logger = logging.getLogger("tfspore")
 

@@ -11,9 +11,13 @@ from tfspore.dataset.engine.samplers import (BuiltinSampler, DistributedSampler,
                                              RandomSampler, Sampler, SequentialSampler, Shuffle, SubsetRandomSampler,
                                              SubsetSampler, WeightedRandomSampler)
 from tfspore.dataset.engine._tf_data import TFDataDataset, from_tf_data
+from tfspore.dataset.engine.cache_client import DatasetCache
+from tfspore.dataset.engine.datasets_vision import Cifar10Dataset, Cifar100Dataset, ImageFolderDataset, MnistDataset
+from tfspore.dataset.engine.datasets_standard_format import TFRecordDataset
 
 __all__ = ["config", "Dataset", "SourceDataset", "MappableSource", "MappableDataset", "BatchInfo", "zip",
            "next_op_seed", "GeneratorDataset", "NumpySlicesDataset", "PaddedDataset", "Schema", "Iterator",
            "TupleIterator", "DictIterator", "pipeline_error", "BuiltinSampler", "Sampler", "SequentialSampler",
            "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler",
-           "IterSampler", "PKSampler", "Shuffle", "TFDataDataset", "from_tf_data"]
+           "IterSampler", "PKSampler", "Shuffle", "TFDataDataset", "from_tf_data", "DatasetCache",
+           "MnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "TFRecordDataset"]

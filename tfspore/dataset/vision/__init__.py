@@ -18,9 +18,21 @@ from tfspore.dataset.vision.transforms import (CenterCrop, ConvertColor, Crop, D
                                                ToTensor, ToType, VerticalFlip)
 from tfspore.dataset.vision.utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode,
                                           Inter, SliceMode)
+from tfspore.dataset.vision._adjust import (AdjustSharpness, AutoContrast, Equalize, Invert, Posterize,
+                                            RandomAdjustSharpness, RandomAutoContrast, RandomColor, RandomEqualize,
+                                            RandomGrayscale, RandomInvert, RandomPosterize, RandomSharpness,
+                                            RandomSolarize, Solarize)
+from tfspore.dataset.vision._affine import Affine, RandomAffine
+from tfspore.dataset.vision._auto_augment import RandomSelectSubpolicy, UniformAugment
+from tfspore.dataset.vision._resized_crop import RandomCropDecodeResize
+from tfspore.dataset.vision._erase import CutOut, RandomErasing
 
 __all__ = ["CenterCrop", "ConvertColor", "Crop", "Decode", "Grayscale", "HorizontalFlip", "HWC2CHW", "Normalize",
            "Pad", "RandomColorAdjust", "RandomCrop", "RandomHorizontalFlip", "RandomResizedCrop", "RandomRotation",
            "RandomVerticalFlip", "Rescale", "Resize", "Rotate", "ToNumpy", "ToPIL", "ToTensor", "ToType",
            "VerticalFlip", "AutoAugmentPolicy", "Border", "ConvertMode", "ImageBatchFormat", "ImageReadMode",
-           "Inter", "SliceMode"]
+           "Inter", "SliceMode", "AdjustSharpness", "Affine", "AutoContrast", "CutOut", "Equalize", "Invert",
+           "Posterize", "RandomAdjustSharpness", "RandomAffine", "RandomAutoContrast", "RandomColor",
+           "RandomCropDecodeResize", "RandomEqualize", "RandomErasing", "RandomGrayscale", "RandomInvert",
+           "RandomPosterize", "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize", "Solarize",
+           "UniformAugment"]

@@ -13,7 +13,6 @@ Example:
 """
 from __future__ import annotations
 
-import math
 import numbers
 from typing import Any, Optional, Sequence, Tuple, Union
 
@@ -25,53 +24,26 @@ from tfspore.dataset.transforms._base import ImageTensorOperation, TensorOperati
     to_tf_dtype
 from tfspore.dataset.transforms.transforms import TypeCast
 from tfspore.dataset.vision import _image_ops as ops
-from tfspore.dataset.vision import _resize
+from tfspore.dataset.vision._adjust import (AdjustSharpness, AutoContrast, Equalize, Invert, Posterize,
+                                            RandomAdjustSharpness, RandomAutoContrast, RandomColor, RandomEqualize,
+                                            RandomGrayscale, RandomInvert, RandomPosterize, RandomSharpness,
+                                            RandomSolarize, Solarize)
+from tfspore.dataset.vision._affine import Affine, RandomAffine
+from tfspore.dataset.vision._auto_augment import RandomSelectSubpolicy, UniformAugment
+from tfspore.dataset.vision._common import check_inter, encoded_to_string, image_rank_check, resize_image
+from tfspore.dataset.vision._erase import CutOut, RandomErasing
+from tfspore.dataset.vision._resized_crop import RandomCropDecodeResize, RandomResizedCrop
 from tfspore.dataset.vision.utils import Border, ConvertMode, Inter
 
 __all__ = ["Decode", "Resize", "Rescale", "Normalize", "HWC2CHW", "CenterCrop", "RandomCrop", "RandomResizedCrop",
            "RandomHorizontalFlip", "RandomVerticalFlip", "HorizontalFlip", "VerticalFlip", "RandomRotation",
            "Rotate", "RandomColorAdjust", "Pad", "ToTensor", "ToType", "ConvertColor", "Crop", "Grayscale",
-           "ToPIL", "ToNumpy"]
-
-_INTER_METHOD = {Inter.NEAREST: _resize.NEAREST, Inter.LINEAR: _resize.LINEAR, Inter.CUBIC: _resize.CUBIC,
-                 Inter.AREA: _resize.AREA, Inter.PILCUBIC: _resize.PILCUBIC}
-
-
-def _check_inter(value: Any, name: str, api: str, allowed: Sequence[Inter] = tuple(_INTER_METHOD)) -> Inter:
-    if value is None:
-        raise KeyError(f"For '{api}', the '{name}' should not be None.")
-    c.check_type(value, (Inter,), name, api)
-    if value not in allowed:
-        names = ", ".join(m.name for m in allowed)
-        raise TypeError(f"For '{api}', the '{name}' {value!r} is not supported for NumPy (tensor) input; "
-                        f"supported: {names}.")
-    return value
-
-
-def _image_rank_check(image: tf.Tensor, api: str, ranks: Sequence[int] = (2, 3)) -> None:
-    rank = image.shape.rank
-    if rank is not None and rank not in ranks:
-        raise RuntimeError(f"For '{api}', the input image should be in shape of <H,W> or <H,W,C>, "
-                           f"but got an input of rank {rank} with shape {image.shape.as_list()}.")
-
-
-def _resize_image(image: tf.Tensor, size: Tuple[int, ...], interpolation: Inter) -> tf.Tensor:
-    """Resize to ``(h, w)``, or the shorter side to ``size[0]`` keeping the ratio (floor)."""
-    shape = tf.shape(image)
-    if len(size) == 2:
-        out_h, out_w = size
-    else:
-        h = tf.cast(shape[0], tf.int64)
-        w = tf.cast(shape[1], tf.int64)
-        s = tf.constant(size[0], tf.int64)
-        out_h = tf.cast(tf.where(h <= w, s, (h * s) // w), tf.int32)
-        out_w = tf.cast(tf.where(h <= w, (w * s) // h, s), tf.int32)
-    out = _resize.resize(image, out_h, out_w, _INTER_METHOD[interpolation])
-    if len(size) == 2:
-        static = [size[0], size[1]] + ([image.shape[2]] if image.shape.rank == 3 else [])
-        out = tf.ensure_shape(out, static)
-    return out
-
+           "ToPIL", "ToNumpy",
+           # defined in the private modules beside this one (the AutoAugment family, erasing, affine)
+           "AdjustSharpness", "Affine", "AutoContrast", "CutOut", "Equalize", "Invert", "Posterize",
+           "RandomAdjustSharpness", "RandomAffine", "RandomAutoContrast", "RandomColor", "RandomCropDecodeResize",
+           "RandomEqualize", "RandomErasing", "RandomGrayscale", "RandomInvert", "RandomPosterize",
+           "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize", "Solarize", "UniformAugment"]
 
 # ------------------------------------------------------------------------------------ decode
 class Decode(ImageTensorOperation):
@@ -115,25 +87,11 @@ class Decode(ImageTensorOperation):
             return Image.fromarray(out)
         return out
 
-    @staticmethod
-    def _to_string(data: tf.Tensor) -> tf.Tensor:
-        """The bytes of a 1-D uint8 tensor as a string scalar.
-
-        A serialized TensorProto of a uint8 tensor ends with its raw content, so the last
-        ``size`` bytes are the data (one copy, no per-byte ops).
-        """
-        if data.dtype == tf.string:
-            return tf.reshape(data, [])
-        data = tf.reshape(tf.cast(data, tf.uint8), [-1])
-        proto = tf.io.serialize_tensor(data)
-        size = tf.size(data)
-        return tf.strings.substr(proto, tf.strings.length(proto) - size, size)
-
     def _apply(self, data: tf.Tensor) -> tf.Tensor:
         if data.shape.rank is not None and data.dtype != tf.string and data.shape.rank != 1:
             raise RuntimeError(f"For 'Decode', the input should be a 1-D array of encoded bytes, "
                                f"but got shape {data.shape.as_list()}.")
-        return ops.decode_image(self._to_string(data))
+        return ops.decode_image(encoded_to_string(data))
 
 
 # ------------------------------------------------------------------------------------ geometry
@@ -164,13 +122,13 @@ class Resize(ImageTensorOperation):
             self.size = c.check_size(size, "Resize", pair_high=c.INT32_MAX)
         else:
             self.size = c.check_size(size, "Resize")
-        self.interpolation = _check_inter(interpolation, "interpolation", "Resize")
+        self.interpolation = check_inter(interpolation, "interpolation", "Resize")
         self.py_size = size
         self.c_size = self.size
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
-        _image_rank_check(image, "Resize")
-        return _resize_image(image, self.size, self.interpolation)
+        image_rank_check(image, "Resize")
+        return resize_image(image, self.size, self.interpolation)
 
 
 class Crop(ImageTensorOperation):
@@ -231,7 +189,7 @@ class CenterCrop(ImageTensorOperation):
         self.size = size * 2 if len(size) == 1 else size
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
-        _image_rank_check(image, "CenterCrop")
+        image_rank_check(image, "CenterCrop")
         img, was_2d = ops.as_hwc(image)
         return ops.restore(ops.center_crop(img, *self.size), was_2d)
 
@@ -260,7 +218,7 @@ class Pad(ImageTensorOperation):
         self.padding_mode = padding_mode
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
-        _image_rank_check(image, "Pad")
+        image_rank_check(image, "Pad")
         img, was_2d = ops.as_hwc(image)
         left, top, right, bottom = self.padding
         return ops.restore(ops.pad(img, left, top, right, bottom, self.padding_mode, self.fill_value), was_2d)
@@ -302,7 +260,7 @@ class RandomCrop(ImageTensorOperation):
         self.padding_mode = padding_mode
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
-        _image_rank_check(image, "RandomCrop")
+        image_rank_check(image, "RandomCrop")
         img, was_2d = ops.as_hwc(image)
         left, top, right, bottom = self.padding
         if any(self.padding):
@@ -322,98 +280,6 @@ class RandomCrop(ImageTensorOperation):
         left_off = self._uniform((), 0, shape[1] - crop_w + 1, dtype=tf.int32)
         out = ops.crop(img, top_off, left_off, crop_h, crop_w)
         out = tf.ensure_shape(out, [crop_h, crop_w, image.shape[2] if not was_2d else 1])
-        return ops.restore(out, was_2d)
-
-
-class RandomResizedCrop(ImageTensorOperation):
-    """Crop a random area and aspect ratio, then resize to `size`.
-
-    Tries `max_attempts` times to draw an area fraction in `scale` and a log-uniform aspect
-    ratio in `ratio` that fits; otherwise crops the centre with the ratio clamped to `ratio`.
-
-    Args:
-        size: An int or ``(height, width)`` of the output.
-        scale: Range of the crop area as a fraction of the image.
-        ratio: Range of the crop aspect ratio (width / height).
-        interpolation: An :class:`Inter` mode.
-        max_attempts: Attempts before the fallback.
-
-    Example:
-        >>> import numpy as np
-        >>> from tfspore.dataset import vision
-        >>> vision.RandomResizedCrop(8)(np.zeros((20, 30, 3), np.uint8)).shape
-        (8, 8, 3)
-    """
-
-    _tf_random = True
-
-    def __init__(self, size: Union[int, Sequence[int]], scale: Sequence[float] = (0.08, 1.0),
-                 ratio: Sequence[float] = (3. / 4., 4. / 3.), interpolation: Inter = Inter.BILINEAR,
-                 max_attempts: int = 10) -> None:
-        super().__init__()
-        api = "RandomResizedCrop"
-        size = c.check_size(size, api)
-        self.size = size * 2 if len(size) == 1 else size
-        self.scale = c.check_range_pair(scale, "scale", api)
-        if self.scale[1] <= 0:
-            raise ValueError(f"For '{api}', input scale[1] must be greater than 0, but got {self.scale[1]}.")
-        c.check_type(ratio, (list, tuple), "ratio", api)
-        if len(ratio) != 2:
-            raise TypeError(f"For '{api}', ratio should be a list/tuple of length 2, but got {ratio!r}.")
-        for i, value in enumerate(ratio):
-            c.check_type(value, (int, float), f"ratio[{i}]", api)
-            c.check_value(value, 0, c.FLOAT32_MAX, f"ratio[{i}]", api, left_open=True)
-        if ratio[0] > ratio[1]:
-            raise ValueError(f"For '{api}', ratio should be in (min,max) format, but got {tuple(ratio)!r}.")
-        self.ratio = (float(ratio[0]), float(ratio[1]))
-        self.interpolation = _check_inter(interpolation, "interpolation", api)
-        self.max_attempts = c.check_int(max_attempts, 1, c.INT32_MAX, "max_attempts", api)
-
-    def _crop_box(self, height: tf.Tensor, width: tf.Tensor):
-        h_f = tf.cast(height, tf.float32)
-        w_f = tf.cast(width, tf.float32)
-        area = h_f * w_f
-        n = self.max_attempts
-        log_lo, log_hi = math.log(self.ratio[0]), math.log(self.ratio[1])
-        target = self._uniform([n], self.scale[0], self.scale[1]) * area
-        if self.scale[0] == self.scale[1]:
-            target = tf.fill([n], self.scale[0]) * area
-        if log_lo == log_hi:
-            aspect = tf.fill([n], self.ratio[0])
-        else:
-            aspect = tf.exp(self._uniform([n], log_lo, log_hi))
-        cw_f = tf.round(tf.sqrt(target * aspect))
-        cw = tf.cast(cw_f, tf.int32)
-        ch = tf.cast(tf.round(cw_f / aspect), tf.int32)  # MindSpore derives the height from the width
-        fits = tf.logical_and(tf.logical_and(cw > 0, ch > 0), tf.logical_and(cw <= width, ch <= height))
-        u_top = self._uniform([n])
-        u_left = self._uniform([n])
-        tops = tf.cast(tf.floor(u_top * tf.cast(height - ch + 1, tf.float32)), tf.int32)
-        lefts = tf.cast(tf.floor(u_left * tf.cast(width - cw + 1, tf.float32)), tf.int32)
-        first = tf.argmax(tf.cast(fits, tf.int32), output_type=tf.int32)
-        any_fit = tf.reduce_any(fits)
-        # fallback: centre crop with the ratio clamped into range
-        in_ratio = w_f / h_f
-        fb_w = tf.where(in_ratio < self.ratio[0], width, tf.where(in_ratio > self.ratio[1],
-                                                                  tf.cast(tf.round(h_f * self.ratio[1]), tf.int32),
-                                                                  width))
-        fb_h = tf.where(in_ratio < self.ratio[0], tf.cast(tf.round(w_f / self.ratio[0]), tf.int32),
-                        tf.where(in_ratio > self.ratio[1], height, height))
-        fb_top = (height - fb_h) // 2
-        fb_left = (width - fb_w) // 2
-        top = tf.where(any_fit, tops[first], fb_top)
-        left = tf.where(any_fit, lefts[first], fb_left)
-        crop_h = tf.where(any_fit, ch[first], fb_h)
-        crop_w = tf.where(any_fit, cw[first], fb_w)
-        return top, left, crop_h, crop_w
-
-    def _apply(self, image: tf.Tensor) -> tf.Tensor:
-        _image_rank_check(image, "RandomResizedCrop")
-        img, was_2d = ops.as_hwc(image)
-        shape = tf.shape(img)
-        top, left, crop_h, crop_w = self._crop_box(shape[0], shape[1])
-        window = ops.crop(img, top, left, crop_h, crop_w)
-        out = _resize_image(window, self.size, self.interpolation)
         return ops.restore(out, was_2d)
 
 
@@ -537,7 +403,7 @@ class Rotate(ImageTensorOperation):
         self._init_common(resample, expand, center, fill_value, api)
 
     def _init_common(self, resample, expand, center, fill_value, api):
-        self.resample = _check_inter(resample, "resample", api, (Inter.NEAREST, Inter.BILINEAR, Inter.AREA))
+        self.resample = check_inter(resample, "resample", api, (Inter.NEAREST, Inter.BILINEAR, Inter.AREA))
         c.check_type(expand, (bool,), "expand", api)
         self.expand = expand
         if center is not None:
@@ -553,7 +419,7 @@ class Rotate(ImageTensorOperation):
         return tf.constant(self.degrees, tf.float32)
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
-        _image_rank_check(image, type(self).__name__)
+        image_rank_check(image, type(self).__name__)
         img, was_2d = ops.as_hwc(image)
         method = "NEAREST" if self.resample == Inter.NEAREST else "BILINEAR"  # OpenCV warps AREA as bilinear
         out = ops.rotate(img, self._angle(), method, self.expand, self.center, self.fill_value)
@@ -915,3 +781,4 @@ class ToNumpy(TensorOperation):
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         return image
+

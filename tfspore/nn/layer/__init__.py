@@ -28,3 +28,16 @@ from tfspore.nn.layer.transformer import *  # noqa: F401,F403,E402
 __all__.extend(rnn_cells.__all__)
 __all__.extend(rnns.__all__)
 __all__.extend(transformer.__all__)
+from tfspore.nn.layer import clip, combined, sync_batchnorm  # noqa: E402
+from tfspore.nn.layer.clip import *  # noqa: F401,F403,E402
+from tfspore.nn.layer.combined import *  # noqa: F401,F403,E402
+from tfspore.nn.layer.sync_batchnorm import *  # noqa: F401,F403,E402
+__all__.extend(clip.__all__)
+__all__.extend(combined.__all__)
+__all__.extend(sync_batchnorm.__all__)
+from tfspore.nn.layer import conv3d_transpose  # noqa: E402
+from tfspore.nn.layer.conv3d_transpose import *  # noqa: F401,F403,E402
+__all__.extend(conv3d_transpose.__all__)
+from tfspore.nn.layer import pooling3d  # noqa: E402
+from tfspore.nn.layer.pooling3d import *  # noqa: F401,F403,E402
+__all__.extend(pooling3d.__all__)

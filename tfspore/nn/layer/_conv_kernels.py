@@ -5,6 +5,11 @@ channels-last and back, which is faster than oneDNN's NCHW kernels (``tfspore.op
 probes which kernels take NCHW; ``TFSPORE_NCHW`` forces the choice). CPUs without oneDNN also lack
 grouped-convolution gradients and dilated 3-D convolutions, so there the groups are split (or
 run as a depthwise convolution) and the filters dilated with zeros.
+
+Off GPU, float16 convolutions compute in float32 between casts (``kernel_dtype``): TensorFlow's
+float16 CPU kernels are up to 1,000x slower (the filter gradient), and MindSpore's CPU build computes
+them in float32 too. The casts sit next to the NHWC kernel, inside the layout transposes, so the
+transpose pair between consecutive layers still cancels.
 """
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfspore.nn.layer._utils import cast_to
+from tfspore.ops.function._kernel_dtype import kernel_dtype, kernel_operand
 from tfspore.ops.function._layout import TO_NCHW, gpu_visible, nchw_supported, to_nhwc
 
 __all__ = []
@@ -78,29 +85,32 @@ def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padd
     if not isinstance(padding, str):
         x = _spatial_pad(x, padding)
         padding = "VALID"
-    filt = tf.transpose(w, [2, 3, 1, 0])
+    low = x.dtype
+    cdt = kernel_dtype(low)
+    filt = tf.transpose(kernel_operand(w, cdt), [2, 3, 1, 0])
     sh, sw = stride
     dh, dw = dilation
     if _direct_nchw_conv():
-        return tf.nn.conv2d(x, filt, [1, 1, sh, sw], padding, data_format="NCHW", dilations=[1, 1, dh, dw])
+        return cast_to(tf.nn.conv2d(kernel_operand(x, cdt), filt, [1, 1, sh, sw], padding, data_format="NCHW",
+                                    dilations=[1, 1, dh, dw]), low)
     native = _native_cpu_kernels()
     if group > 1 and not native:
         cin = x.shape[1]
         if group == cin and sh == sw:
             # depthwise: TensorFlow's depthwise kernel has CPU gradients
             mult = w.shape[0] // cin
-            dfilt = tf.transpose(tf.reshape(w, [cin, mult, w.shape[2], w.shape[3]]), [2, 3, 0, 1])
-            y = tf.nn.depthwise_conv2d(tf.transpose(x, [0, 2, 3, 1]), dfilt, [1, sh, sw, 1], padding,
+            dfilt = tf.transpose(tf.reshape(kernel_operand(w, cdt), [cin, mult, w.shape[2], w.shape[3]]), [2, 3, 0, 1])
+            y = tf.nn.depthwise_conv2d(kernel_operand(to_nhwc(x), cdt), dfilt, [1, sh, sw, 1], padding,
                                        dilations=[dh, dw])
-            return tf.transpose(y, [0, 3, 1, 2])
+            return tf.transpose(cast_to(y, low), TO_NCHW)
         xs = tf.split(x, group, axis=1)
         ws = tf.split(w, group, axis=0)
         return tf.concat([conv2d_nchw(a, b, stride, dilation, padding, 1) for a, b in zip(xs, ws)], axis=1)
     if not native and (dh > 1 or dw > 1):
         filt = _dilate_filter(filt, (dh, dw))
         dh = dw = 1
-    y = tf.nn.conv2d(to_nhwc(x), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
-    return tf.transpose(y, TO_NCHW)
+    y = tf.nn.conv2d(kernel_operand(to_nhwc(x), cdt), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
+    return tf.transpose(cast_to(y, low), TO_NCHW)
 
 
 def conv3d_ncdhw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padding: Any, group: int) -> tf.Tensor:
@@ -112,14 +122,18 @@ def conv3d_ncdhw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, pad
         xs = tf.split(x, group, axis=1)
         ws = tf.split(w, group, axis=0)
         return tf.concat([conv3d_ncdhw(a, b, stride, dilation, padding, 1) for a, b in zip(xs, ws)], axis=1)
-    filt = tf.transpose(w, [2, 3, 4, 1, 0])
     if gpu_visible():
-        return tf.nn.conv3d(x, filt, [1, 1, *stride], padding, data_format="NCDHW", dilations=[1, 1, *dilation])
+        return tf.nn.conv3d(x, tf.transpose(w, [2, 3, 4, 1, 0]), [1, 1, *stride], padding, data_format="NCDHW",
+                            dilations=[1, 1, *dilation])
+    low = x.dtype
+    cdt = kernel_dtype(low)
+    filt = tf.transpose(kernel_operand(w, cdt), [2, 3, 4, 1, 0])
     if not _native_cpu_kernels() and max(dilation) > 1:
         filt = _dilate_filter(filt, dilation)
         dilation = (1, 1, 1)
-    y = tf.nn.conv3d(tf.transpose(x, [0, 2, 3, 4, 1]), filt, [1, *stride, 1], padding, dilations=[1, *dilation, 1])
-    return tf.transpose(y, [0, 4, 1, 2, 3])
+    y = tf.nn.conv3d(kernel_operand(tf.transpose(x, [0, 2, 3, 4, 1]), cdt), filt, [1, *stride, 1], padding,
+                     dilations=[1, *dilation, 1])
+    return tf.transpose(cast_to(y, low), [0, 4, 1, 2, 3])
 
 
 def conv2d_transpose_nchw(x: tf.Tensor, w: tf.Tensor, out_hw: tuple, stride: tuple, dilation: tuple,
@@ -151,21 +165,23 @@ def conv2d_transpose_nchw(x: tf.Tensor, w: tf.Tensor, out_hw: tuple, stride: tup
         crop = (pt, pl)
         oh, ow = oh + pt + pb, ow + pl + pr
         padding = "VALID"
-    filt = tf.transpose(w, [2, 3, 1, 0])  # (kh, kw, out, in)
+    low = x.dtype
+    cdt = kernel_dtype(low)
+    filt = tf.transpose(kernel_operand(w, cdt), [2, 3, 1, 0])  # (kh, kw, out, in)
     n = tf.shape(x)[0]
     cout = w.shape[1]
     sh, sw = stride
     dh, dw = dilation
     if nchw_supported("conv_transpose"):
-        y = tf.nn.conv2d_transpose(x, filt, tf.stack([n, cout, oh, ow]), [1, 1, sh, sw], padding,
-                                   data_format="NCHW", dilations=[1, 1, dh, dw])
+        y = cast_to(tf.nn.conv2d_transpose(kernel_operand(x, cdt), filt, tf.stack([n, cout, oh, ow]), [1, 1, sh, sw],
+                                           padding, data_format="NCHW", dilations=[1, 1, dh, dw]), low)
     else:
         if not _native_cpu_kernels() and (dh > 1 or dw > 1):
             filt = _dilate_filter(filt, (dh, dw))
             dh = dw = 1
-        y = tf.nn.conv2d_transpose(tf.transpose(x, [0, 2, 3, 1]), filt, tf.stack([n, oh, ow, cout]), [1, sh, sw, 1],
-                                   padding, dilations=[1, dh, dw, 1])
-        y = tf.transpose(y, [0, 3, 1, 2])
+        y = tf.nn.conv2d_transpose(kernel_operand(tf.transpose(x, [0, 2, 3, 1]), cdt), filt,
+                                   tf.stack([n, oh, ow, cout]), [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
+        y = tf.transpose(cast_to(y, low), [0, 3, 1, 2])
     if crop is not None:
         y = y[:, :, crop[0]:crop[0] + out_hw[0], crop[1]:crop[1] + out_hw[1]]
     return y

@@ -24,6 +24,7 @@ from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import get_activation
 from tfspore.ops.function import _pool
+from tfspore.ops.function._kernel_dtype import fast_matmul
 
 __all__ = ["Dense", "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Identity", "Pad",
            "Upsample"]
@@ -128,7 +129,7 @@ class Dense(Cell):
             dims = v.shape.as_list()
             lead = dims[:-1] if all(d is not None for d in dims[:-1]) else tf.shape(v)[:-1]
             v = tf.reshape(v, [-1, dims[-1] if dims[-1] is not None else tf.shape(v)[-1]])
-        y = tf.matmul(v, read_param(self.weight, dt), transpose_b=True)
+        y = fast_matmul(v, read_param(self.weight, dt), transpose_b=True)
         if self.has_bias:
             y = tf.nn.bias_add(y, read_param(self.bias, dt))
         if self.activation_flag:

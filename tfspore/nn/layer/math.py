@@ -16,6 +16,7 @@ from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
+from tfspore.ops.function._kernel_dtype import fast_matmul
 
 __all__ = ["MatMul"]
 
@@ -66,7 +67,7 @@ class MatMul(Cell):
             a = a[None, :]
         if r2 == 1:
             b = b[:, None]
-        y = tf.linalg.matmul(a, b, transpose_a=t1, transpose_b=t2)
+        y = fast_matmul(a, b, transpose_a=t1, transpose_b=t2)
         if r1 == 1:
             y = tf.squeeze(y, -2)
         if r2 == 1:

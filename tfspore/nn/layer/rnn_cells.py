@@ -26,6 +26,7 @@ from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
+from tfspore.ops.function._kernel_dtype import fast_matmul
 
 __all__ = ["LSTMCell", "GRUCell", "RNNCell"]
 
@@ -87,7 +88,7 @@ def as_value(x: Any) -> tf.Tensor:
 
 # ----------------------------------------------------------------------------- gate math
 def _matmul_t(x: tf.Tensor, w: tf.Tensor) -> tf.Tensor:
-    return tf.matmul(x, w, transpose_b=True)
+    return fast_matmul(x, w, transpose_b=True)
 
 
 def rnn_tanh_cell(inputs: tf.Tensor, hidden: tf.Tensor, w_ih: tf.Tensor, w_hh: tf.Tensor,

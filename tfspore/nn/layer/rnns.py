@@ -32,6 +32,7 @@ from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
 from tfspore.nn.layer.basic import Dropout
+from tfspore.ops.function._kernel_dtype import fast_matmul
 from tfspore.nn.layer.rnn_cells import (as_value, check_float_dtype, check_is_tensor, check_is_tuple, gru_gates,
                                         lstm_gates, tf_dtype_of)
 
@@ -50,7 +51,7 @@ def _step_fn(mode: str) -> Callable:
     """
     def rnn_step(act: Callable) -> Callable:
         def step(gi, h, w_hh, b_hh):
-            gh = tf.matmul(h, w_hh, transpose_b=True)
+            gh = fast_matmul(h, w_hh, transpose_b=True)
             if b_hh is not None:
                 gh = gh + b_hh
             return act(gi + gh)
@@ -58,13 +59,13 @@ def _step_fn(mode: str) -> Callable:
 
     def lstm_step(gi, state, w_hh, b_hh):
         hx, cx = state
-        gates = gi + tf.matmul(hx, w_hh, transpose_b=True)
+        gates = gi + fast_matmul(hx, w_hh, transpose_b=True)
         if b_hh is not None:
             gates = gates + b_hh
         return lstm_gates(gates, cx)
 
     def gru_step(gi, h, w_hh, b_hh):
-        gh = tf.matmul(h, w_hh, transpose_b=True)
+        gh = fast_matmul(h, w_hh, transpose_b=True)
         if b_hh is not None:
             gh = gh + b_hh
         return gru_gates(gi, gh, h)
@@ -86,7 +87,7 @@ def _recurrence(mode: str, x: tf.Tensor, h_0: Any, seq_length: tf.Tensor | None,
     step = _step_fn(mode)
     dims = x.shape.as_list()
     steps = tf.shape(x)[0]
-    gi = tf.matmul(tf.reshape(x, [-1, dims[-1]]), w_ih, transpose_b=True)
+    gi = fast_matmul(tf.reshape(x, [-1, dims[-1]]), w_ih, transpose_b=True)
     if b_ih is not None:
         gi = gi + b_ih
     batch = dims[1] if dims[1] is not None else tf.shape(x)[1]

@@ -33,6 +33,7 @@ from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import GELU, ReLU
 from tfspore.nn.layer.basic import Dense, Dropout
 from tfspore.nn.layer.container import CellList
+from tfspore.ops.function._kernel_dtype import fast_matmul
 
 __all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
            "TransformerDecoder", "Transformer"]
@@ -61,10 +62,10 @@ def _static(d: Any) -> Optional[int]:
 def _linear(x: tf.Tensor, w: tf.Tensor, b: Optional[tf.Tensor]) -> tf.Tensor:
     """``x @ w^T + b`` over the last axis of ``x``."""
     if x.shape.rank == 2:
-        y = tf.matmul(x, w, transpose_b=True)
+        y = fast_matmul(x, w, transpose_b=True)
     else:
         dims = _dims(x)
-        y = tf.matmul(tf.reshape(x, [-1, dims[-1]]), w, transpose_b=True)
+        y = fast_matmul(tf.reshape(x, [-1, dims[-1]]), w, transpose_b=True)
         y = tf.reshape(y, dims[:-1] + [w.shape[0]])
     return y if b is None else y + b
 

@@ -11,6 +11,7 @@ Example:
 """
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import tensorflow as tf
@@ -156,6 +157,33 @@ class LossBase(Cell):
         if self.reduce and not self.average:
             v = tf.reduce_sum(v, axis=self.get_axis(v))
         return _wrap(cast_to(v, in_dtype))
+
+    def construct(self, logits: Any, labels: Any) -> Any:
+        raise NotImplementedError
+
+
+class _Loss(LossBase):
+    """MindSpore 1.x's loss base class, kept (deprecated) as a ``LossBase`` that warns once per construction.
+
+    Scripts import it as ``from mindspore.nn.loss.loss import _Loss`` and subclass it exactly like
+    ``LossBase``.
+
+    Args:
+        reduction: ``'mean'`` (default), ``'sum'`` or ``'none'``.
+
+    Raises:
+        ValueError: for another ``reduction``.
+
+    Example:
+        >>> class MyLoss(_Loss):
+        ...     def construct(self, logits, labels):
+        ...         return self.get_loss(logits - labels)
+    """
+
+    def __init__(self, reduction: str = "mean") -> None:
+        logging.getLogger("tfspore").warning("'_Loss' is deprecated from version 1.3 and will be removed after "
+                                             "version 2.9.0, use 'LossBase' instead.")
+        super().__init__(reduction)
 
     def construct(self, logits: Any, labels: Any) -> Any:
         raise NotImplementedError

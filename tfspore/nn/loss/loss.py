@@ -13,9 +13,10 @@ Example:
 """
 from __future__ import annotations
 
-from tfspore.nn.loss._base import LossBase
+from tfspore.nn.loss._base import LossBase, _Loss  # noqa: F401  (_Loss: the deprecated 1.x base, by its path)
 from tfspore.nn.loss._classification import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, NLLLoss,
                                              SoftmaxCrossEntropyWithLogits)
+from tfspore.nn.loss._ctc import CTCLoss
 from tfspore.nn.loss._dice import DiceLoss, MultiClassDiceLoss
 from tfspore.nn.loss._margin import CosineEmbeddingLoss, MarginRankingLoss, MultilabelMarginLoss, SoftMarginLoss
 from tfspore.nn.loss._regression import HuberLoss, L1Loss, MAELoss, MSELoss, RMSELoss, SmoothL1Loss
@@ -25,3 +26,4 @@ __all__ = [
     "BCEWithLogitsLoss", "CosineEmbeddingLoss", "DiceLoss", "MultiClassDiceLoss", "MultilabelMarginLoss",
     "RMSELoss", "MAELoss", "HuberLoss", "CrossEntropyLoss", "NLLLoss", "KLDivLoss", "MarginRankingLoss",
 ]
+__all__ += ["CTCLoss"]

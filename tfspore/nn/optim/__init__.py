@@ -14,6 +14,7 @@ from tfspore.nn.optim.optimizer import Optimizer
 from tfspore.nn.optim.proximal_ada_grad import ProximalAdagrad
 from tfspore.nn.optim.rmsprop import RMSProp
 from tfspore.nn.optim.sgd import SGD
+from tfspore.nn.optim.thor import thor
 
 __all__ = ["Optimizer", "Momentum", "LARS", "Adam", "AdamWeightDecay", "LazyAdam", "AdamOffload", "Lamb", "SGD",
-           "FTRL", "RMSProp", "ProximalAdagrad", "Adagrad", "AdaMax", "Adadelta"]
+           "FTRL", "RMSProp", "ProximalAdagrad", "Adagrad", "AdaMax", "Adadelta", "thor"]

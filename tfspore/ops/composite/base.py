@@ -22,13 +22,14 @@ import tensorflow as tf
 
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
+from tfspore.common import RowTensor
 
 __all__ = ["MultitypeFuncGraph", "HyperMap", "Map", "add_flags", "core", "env_get", "zip_operation", "tail"]
 
 # type name -> predicate, most specific first
 _PREDICATES: dict = {
     "Tensor": lambda x: isinstance(x, (Tensor, tf.Tensor, tf.Variable)),
-    "RowTensor": lambda x: False,
+    "RowTensor": lambda x: isinstance(x, RowTensor),
     "COOTensor": lambda x: False,
     "CSRTensor": lambda x: False,
     "MapTensor": lambda x: False,

@@ -82,10 +82,16 @@ TO_NCHW = (0, 3, 1, 2)
 
 def transposed_from(x: tf.Tensor, perm: tuple) -> tf.Tensor | None:
     """The tensor that ``x`` is ``tf.transpose(., perm)`` of, when ``x`` is such a graph tensor of the graph
-    being built; else None. Used at trace time only (eager tensors have no producing op)."""
+    being built; else None. Used at trace time only (eager tensors have no producing op).
+
+    A cast of such a transpose (mixed precision casts between layers) counts too: the cast moves
+    before the transpose, ``cast(transpose(t)) == transpose(cast(t))``."""
     if not isinstance(x, tf.Tensor) or tf.executing_eagerly() or not hasattr(x, "op"):
         return None
     op = x.op
+    if op.type == "Cast" and op.graph is tf.compat.v1.get_default_graph():
+        src = transposed_from(op.inputs[0], perm)
+        return None if src is None else tf.cast(src, x.dtype)
     if op.type != "Transpose" or op.graph is not tf.compat.v1.get_default_graph():
         return None
     p = tf.get_static_value(op.inputs[1])

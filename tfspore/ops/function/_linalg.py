@@ -16,6 +16,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
+from tfspore.ops.function._kernel_dtype import fast_matmul
 from tfspore.ops.function._utils import binary, norm_axis, tf_dtype, to_float, to_tf
 
 __all__ = [
@@ -185,7 +186,7 @@ def _mm(a: tf.Tensor, b: tf.Tensor, ta: bool = False, tb: bool = False) -> tf.Te
         dt = a.dtype
         return tf.cast(tf.linalg.matmul(tf.cast(a, tf.int32), tf.cast(b, tf.int32), transpose_a=ta, transpose_b=tb),
                        dt)
-    return tf.linalg.matmul(a, b, transpose_a=ta, transpose_b=tb)
+    return fast_matmul(a, b, transpose_a=ta, transpose_b=tb)
 
 
 def matmul(input: Any, other: Any) -> Tensor:  # noqa: A002

@@ -21,7 +21,7 @@ from tfspore.ops.function._utils import to_tf
 
 __all__ = ["depend", "stop_gradient", "assign", "assign_add", "assign_sub", "print_", "partial", "identity_",
            "scalar_cast", "scalar_to_array", "tuple_len", "make_tuple", "shape_mul", "isconstant", "typeof",
-           "hastype"]
+           "hastype", "make_range"]
 
 
 def _flat_tensors(struct: Any) -> list:
@@ -230,3 +230,38 @@ def typeof(x: Any) -> Any:
 def hastype(x: Any, type_: Any) -> bool:
     """Whether ``x`` has MindSpore type ``type_``."""
     return typeof(x) == type_
+
+
+def _range_arg(i: int, v: Any) -> int:
+    if isinstance(v, Tensor) and v.shape == () and not _is_symbolic(v):
+        v = v.asnumpy().item()
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"For 'make_range', the {i}th input should be a int scalar, but got {v!r}.")
+    return v
+
+
+def make_range(*elts: Any) -> tuple:
+    """The tuple ``tuple(range(*elts))`` of constant ints: ``make_range(stop)``, ``(start, stop)`` or ``(start, stop, step)``.
+
+    Args:
+        *elts: one to three python ints (or constant 0-d integer Tensors).
+
+    Returns:
+        A tuple of ints.
+
+    Raises:
+        TypeError: when an input is not an int.
+        ValueError: when the number of inputs is not 1 to 3.
+        RuntimeError: when ``step`` is 0.
+
+    Example:
+        >>> from tfspore.ops import functional as F
+        >>> F.make_range(1, 7, 2)
+        (1, 3, 5)
+    """
+    if not 1 <= len(elts) <= 3:
+        raise ValueError(f"For 'make_range', the number of inputs must be 1, 2 or 3, but got {len(elts)}.")
+    args = [_range_arg(i, v) for i, v in enumerate(elts)]
+    if len(args) == 3 and args[2] == 0:
+        raise RuntimeError("For 'range', the argument 'step' could not be 0.")
+    return tuple(range(*args))

@@ -1,0 +1,92 @@
+"""DynamicRNN / DynamicGRUV2 / CTCLoss: numpy references, both modes (MindSpore parity in tests/parity)."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfspore as ms
+from tfspore import Tensor, ops
+
+R = np.random.RandomState(9)
+T, B, I, H = 4, 2, 3, 5
+
+
+def _sig(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def test_dynamic_rnn_matches_numpy(mode, run):
+    x = R.standard_normal((T, B, I)).astype(np.float32)
+    w = (R.standard_normal((I + H, 4 * H)) * 0.5).astype(np.float32)
+    b = (R.standard_normal(4 * H) * 0.1).astype(np.float32)
+    h0, c0 = (R.standard_normal((1, B, H)).astype(np.float32) for _ in range(2))
+    out = run(lambda *a: ops.DynamicRNN(forget_bias=1.0)(a[0], a[1], a[2], None, a[3], a[4]),
+              Tensor(x), Tensor(w), Tensor(b), Tensor(h0), Tensor(c0))
+    h, c = h0[0].astype(np.float64), c0[0].astype(np.float64)
+    for t in range(T):
+        g = np.concatenate([x[t], h], 1) @ w + b
+        i, j, f, o = np.split(g, 4, 1)
+        c = _sig(f + 1.0) * c + _sig(i) * np.tanh(j)
+        h = _sig(o) * np.tanh(c)
+        np.testing.assert_allclose(out[0].asnumpy()[t], h, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(out[2].asnumpy()[t], c, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(out[3].asnumpy()[t], _sig(i), rtol=1e-4, atol=1e-5)
+
+
+def test_dynamic_rnn_float16_dtypes():
+    x = Tensor(np.ones((T, B, I), np.float16))
+    w = Tensor(np.full((I + H, 4 * H), 0.1, np.float16))
+    h0 = Tensor(np.zeros((1, B, H), np.float16))
+    out = ops.DynamicRNN()(x, w, Tensor(np.zeros(4 * H, np.float32)), None, h0, h0)
+    assert out[0].dtype == ms.float32 and out[1].dtype == ms.float16
+
+
+@pytest.mark.parametrize("gate_order,reset_after", [("rzh", True), ("zrh", False)])
+def test_dynamic_gru_v2_matches_numpy(mode, run, gate_order, reset_after):
+    x = R.standard_normal((T, B, I)).astype(np.float32)
+    wi = (R.standard_normal((I, 3 * H)) * 0.5).astype(np.float32)
+    wh = (R.standard_normal((H, 3 * H)) * 0.5).astype(np.float32)
+    bi, bh = ((R.standard_normal(3 * H) * 0.1).astype(np.float32) for _ in range(2))
+    h0 = R.standard_normal((B, H)).astype(np.float32)
+    op = ops.DynamicGRUV2(gate_order=gate_order, reset_after=reset_after)
+    out = run(lambda *a: op(a[0], a[1], a[2], a[3], a[4], None, a[5]),
+              Tensor(x), Tensor(wi), Tensor(wh), Tensor(bi), Tensor(bh), Tensor(h0))
+
+    def split(a):
+        p, q, n = np.split(a, 3, -1)
+        return (p, q, n) if gate_order == "rzh" else (q, p, n)
+    h = h0.astype(np.float64)
+    w_hr, w_hz, w_hn = split(wh)
+    b_hr, b_hz, b_hn = split(bh)
+    for t in range(T):
+        x_r, x_z, x_n = split(x[t] @ wi + bi)
+        r, z = _sig(x_r + h @ w_hr + b_hr), _sig(x_z + h @ w_hz + b_hz)
+        n = np.tanh(x_n + r * (h @ w_hn + b_hn)) if reset_after else np.tanh(x_n + (r * h) @ w_hn + b_hn)
+        h = (1 - z) * n + z * h
+        np.testing.assert_allclose(out[0].asnumpy()[t], h, rtol=1e-4, atol=1e-5)
+
+
+def test_ctc_loss_matches_tf(mode, run):
+    x = R.standard_normal((6, 2, 4)).astype(np.float32)
+    idx = np.array([[0, 0], [0, 1], [1, 0]], np.int64)
+    vals = np.array([1, 2, 0], np.int32)
+    seq = np.array([6, 4], np.int32)
+    loss, grad = run(lambda *a: ops.CTCLoss()(*a), Tensor(x), Tensor(idx), Tensor(vals), Tensor(seq))
+    ref = tf.compat.v1.nn.ctc_loss(tf.SparseTensor(idx, vals, [2, 2]), x, seq).numpy()
+    np.testing.assert_allclose(loss.asnumpy(), ref, rtol=1e-5)
+    assert grad.shape == x.shape and loss.dtype == ms.float32
+
+
+def test_errors():
+    with pytest.raises(TypeError, match="For 'DynamicRNN', the 'forget_bias' must be float, but got int"):
+        ops.DynamicRNN(forget_bias=1)
+    with pytest.raises(ValueError, match="For 'DynamicRNN', the 'time_major' must be True"):
+        ops.DynamicRNN(time_major=False)
+    with pytest.raises(ValueError, match="For 'DynamicRNN', the 'cell_type' must be 'LSTM', but got 'GRU'"):
+        ops.DynamicRNN(cell_type="GRU")
+    with pytest.raises(ValueError, match="the 'gate_order' must be 'zrh' or 'rzh'"):
+        ops.DynamicGRUV2(gate_order="hzr")
+    with pytest.raises(NotImplementedError, match="only 'seq_length'=None"):
+        z = Tensor(np.zeros((1, 1, 1), np.float32))
+        ops.DynamicRNN()(z, Tensor(np.zeros((2, 4), np.float32)), Tensor(np.zeros(4, np.float32)), z, z, z)
+    with pytest.raises(TypeError, match="For 'CTCLoss', the 'ctc_merge_repeated' must be bool"):
+        ops.CTCLoss(ctc_merge_repeated=1)

@@ -1,0 +1,274 @@
+"""Sequence primitives: fused recurrent ``DynamicRNN`` (LSTM) and ``DynamicGRUV2``, and ``CTCLoss``.
+
+``DynamicRNN`` takes one weight ``w`` of shape ``(input_size + hidden_size, 4 * hidden)`` whose
+columns hold the gates in the order ``i, j, f, o`` (``j`` is the cell candidate) and whose rows
+are the input rows then the hidden rows, and one bias ``(4 * hidden,)``. ``DynamicGRUV2`` takes
+``weight_input (input_size, 3 * hidden)``, ``weight_hidden (hidden, 3 * hidden)`` and two biases,
+gates in ``gate_order`` (``'rzh'`` or ``'zrh'``). Both run as one ``tf.scan`` over the steps, with
+the input projection of all steps done in one matmul first.
+
+Example:
+    >>> import numpy as np
+    >>> from tfspore import Tensor, ops
+    >>> x = Tensor(np.ones((3, 2, 4), np.float32))
+    >>> w, b = Tensor(np.zeros((9, 20), np.float32)), Tensor(np.zeros(20, np.float32))
+    >>> h0 = Tensor(np.zeros((1, 2, 5), np.float32))
+    >>> ops.DynamicRNN()(x, w, b, None, h0, h0)[0].shape
+    (3, 2, 5)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+from tfspore.common.tensor import _wrap
+from tfspore.ops.function._utils import to_tf
+from tfspore.ops.primitive import Primitive, prim_attr_register
+
+__all__ = ["DynamicRNN", "DynamicGRUV2", "CTCLoss"]
+
+_FLOATS = (tf.float16, tf.float32)
+
+
+def _check_type(name: str, arg: str, v: Any, types: tuple, type_name: str) -> None:
+    if not isinstance(v, types) or (bool not in types and isinstance(v, bool)):
+        raise TypeError(f"For '{name}', the '{arg}' must be {type_name}, but got {type(v).__name__}.")
+
+
+def _check_choice(name: str, arg: str, v: Any, valid: tuple) -> None:
+    _check_type(name, arg, v, (str,), "str")
+    if v not in valid:
+        raise ValueError(f"For '{name}', the '{arg}' must be {' or '.join(repr(x) for x in valid)}, but got "
+                         f"'{v}'.")
+
+
+def _float_input(name: str, arg: str, x: Any) -> tf.Tensor:
+    t = to_tf(x, name, arg)
+    if t.dtype not in _FLOATS:
+        raise TypeError(f"For '{name}', the '{arg}' dtype must be float16 or float32, but got {t.dtype.name}.")
+    return t
+
+
+def _check_no_seq_length(name: str, seq_length: Any) -> None:
+    if seq_length is not None:
+        raise NotImplementedError(f"For '{name}', only 'seq_length'=None is supported (as in MindSpore), but got "
+                                  f"{type(seq_length).__name__}.")
+
+
+class DynamicRNN(Primitive):
+    """An LSTM over a time-major sequence: ``DynamicRNN(...)(x, w, b, seq_length, init_h, init_c)``.
+
+    Returns ``(y, output_h, output_c, i, j, f, o, tanhc)``, each ``(num_step, batch, hidden)``:
+    the hidden state, again the hidden state (in ``x``'s dtype), the cell state, the four gate
+    activations and ``tanh`` of the cell state at every step.
+
+    Args:
+        cell_type: ``'LSTM'``.
+        direction: ``'UNIDIRECTIONAL'``.
+        cell_depth: accepted (1 layer).
+        use_peephole: False (True raises NotImplementedError).
+        keep_prob: accepted (no dropout inside the cell).
+        cell_clip: clip the cell state to ``[-cell_clip, cell_clip]`` when positive.
+        num_proj: 0 (a projection raises NotImplementedError).
+        time_major: True.
+        activation: ``'tanh'``.
+        forget_bias: added to the forget gate's pre-activation.
+        is_training: accepted.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for unsupported values, as MindSpore.
+    """
+
+    @prim_attr_register
+    def __init__(self, cell_type: str = "LSTM", direction: str = "UNIDIRECTIONAL", cell_depth: int = 1,
+                 use_peephole: bool = False, keep_prob: float = 1.0, cell_clip: float = -1.0, num_proj: int = 0,
+                 time_major: bool = True, activation: str = "tanh", forget_bias: float = 0.0,
+                 is_training: bool = True) -> None:
+        for arg, v in (("forget_bias", forget_bias), ("keep_prob", keep_prob), ("cell_clip", cell_clip)):
+            _check_type(self.name, arg, v, (float,), "float")
+        for arg, v in (("cell_depth", cell_depth), ("num_proj", num_proj)):
+            _check_type(self.name, arg, v, (int,), "int")
+        for arg, v in (("use_peephole", use_peephole), ("time_major", time_major), ("is_training", is_training)):
+            _check_type(self.name, arg, v, (bool,), "bool")
+        if not 0.0 <= keep_prob <= 1.0:
+            raise ValueError(f"For '{self.name}', the 'keep_prob' must be in [0.0, 1.0], but got {keep_prob}.")
+        if num_proj < 0:
+            raise ValueError(f"For '{self.name}', the 'num_proj' must be a non-negative int, but got {num_proj}.")
+        if not time_major:
+            raise ValueError(f"For '{self.name}', the 'time_major' must be True, but got {time_major}.")
+        _check_choice(self.name, "cell_type", cell_type, ("LSTM",))
+        _check_choice(self.name, "direction", direction, ("UNIDIRECTIONAL",))
+        _check_choice(self.name, "activation", activation, ("tanh",))
+        if use_peephole or num_proj:
+            raise NotImplementedError(f"For '{self.name}', tfspore does not implement 'use_peephole' or "
+                                      f"'num_proj', but got {use_peephole} and {num_proj}.")
+
+    def __call__(self, x: Any, w: Any, b: Any, seq_length: Any, init_h: Any, init_c: Any) -> tuple:
+        name = self.name
+        _check_no_seq_length(name, seq_length)
+        xt = _float_input(name, "x", x)
+        wt, bt = _float_input(name, "w", w), _float_input(name, "b", b)
+        h0, c0 = _float_input(name, "init_h", init_h), _float_input(name, "init_c", init_c)
+        if xt.shape.rank != 3:
+            raise ValueError(f"For '{name}', the 'x' must be 3-D (num_step, batch_size, input_size), but got shape "
+                             f"{xt.shape.as_list()}.")
+        input_size = xt.shape[2]
+        f32 = tf.float32
+        wf, bf = tf.cast(wt, f32), tf.cast(bt, f32)
+        # all steps' input projections in one matmul: (num_step, batch, 4 * hidden)
+        xw = tf.einsum("tbi,ig->tbg", tf.cast(xt, f32), wf[:input_size]) + bf
+        w_h = wf[input_size:]
+        forget_bias, clip = self.forget_bias, self.cell_clip
+
+        def step(carry: tuple, xg: tf.Tensor) -> tuple:
+            h, c = carry[0], carry[1]
+            gates = xg + tf.matmul(h, w_h)
+            gi, gj, gf, go = tf.split(gates, 4, axis=-1)
+            i, j, f, o = tf.sigmoid(gi), tf.tanh(gj), tf.sigmoid(gf + forget_bias), tf.sigmoid(go)
+            c_new = f * c + i * j
+            if clip > 0:
+                c_new = tf.clip_by_value(c_new, -clip, clip)
+            tc = tf.tanh(c_new)
+            return o * tc, c_new, i, j, f, o, tc
+
+        zeros = tf.zeros_like(tf.cast(h0[0], f32))
+        init = (tf.cast(h0[0], f32), tf.cast(c0[0], f32), zeros, zeros, zeros, zeros, zeros)
+        hs, cs, i, j, f, o, tc = tf.scan(step, xw, initializer=init)
+        out = bt.dtype
+        return (_wrap(tf.cast(hs, out)), _wrap(tf.cast(hs, xt.dtype)), _wrap(tf.cast(cs, out)),
+                _wrap(tf.cast(i, out)), _wrap(tf.cast(j, out)), _wrap(tf.cast(f, out)), _wrap(tf.cast(o, out)),
+                _wrap(tf.cast(tc, out)))
+
+
+class DynamicGRUV2(Primitive):
+    """A GRU over a time-major sequence: ``(x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h)``.
+
+    Returns ``(y, output_h, update, reset, new, hidden_new)``, each ``(num_step, batch, hidden)``:
+    the hidden state twice, the update, reset and new gates, and ``W_hn h + b_hn`` at every step.
+
+    Args:
+        direction: ``'UNIDIRECTIONAL'``.
+        cell_depth: accepted (1 layer).
+        keep_prob: accepted (no dropout inside the cell).
+        cell_clip: accepted.
+        num_proj: 0.
+        time_major: True.
+        activation: ``'tanh'``.
+        gate_order: ``'rzh'`` or ``'zrh'``: the order of the gates in the weights and biases.
+        reset_after: apply the reset gate after the hidden matmul (True) or before (False).
+        is_training: accepted.
+    """
+
+    @prim_attr_register
+    def __init__(self, direction: str = "UNIDIRECTIONAL", cell_depth: int = 1, keep_prob: float = 1.0,
+                 cell_clip: float = -1.0, num_proj: int = 0, time_major: bool = True, activation: str = "tanh",
+                 gate_order: str = "rzh", reset_after: bool = True, is_training: bool = True) -> None:
+        for arg, v in (("keep_prob", keep_prob), ("cell_clip", cell_clip)):
+            _check_type(self.name, arg, v, (float,), "float")
+        for arg, v in (("cell_depth", cell_depth), ("num_proj", num_proj)):
+            _check_type(self.name, arg, v, (int,), "int")
+        for arg, v in (("time_major", time_major), ("reset_after", reset_after), ("is_training", is_training)):
+            _check_type(self.name, arg, v, (bool,), "bool")
+        _check_choice(self.name, "direction", direction, ("UNIDIRECTIONAL",))
+        _check_choice(self.name, "activation", activation, ("tanh",))
+        _check_choice(self.name, "gate_order", gate_order, ("zrh", "rzh"))
+        if not time_major:
+            raise ValueError(f"For '{self.name}', the 'time_major' must be True, but got {time_major}.")
+        if num_proj:
+            raise NotImplementedError(f"For '{self.name}', tfspore does not implement 'num_proj', but got "
+                                      f"{num_proj}.")
+
+    def __call__(self, x: Any, weight_input: Any, weight_hidden: Any, bias_input: Any, bias_hidden: Any,
+                 seq_length: Any, init_h: Any) -> tuple:
+        name = self.name
+        _check_no_seq_length(name, seq_length)
+        xt = _float_input(name, "x", x)
+        f32 = tf.float32
+        wi = tf.cast(_float_input(name, "weight_input", weight_input), f32)
+        wh = tf.cast(_float_input(name, "weight_hidden", weight_hidden), f32)
+        bi_t = None if bias_input is None else _float_input(name, "bias_input", bias_input)
+        bh_t = None if bias_hidden is None else _float_input(name, "bias_hidden", bias_hidden)
+        h0 = _float_input(name, "init_h", init_h)
+        out = bi_t.dtype if bi_t is not None else h0.dtype
+        bi = tf.zeros([tf.shape(wi)[1]], f32) if bi_t is None else tf.cast(bi_t, f32)
+        bh = tf.zeros([tf.shape(wh)[1]], f32) if bh_t is None else tf.cast(bh_t, f32)
+        xw = tf.einsum("tbi,ig->tbg", tf.cast(xt, f32), wi) + bi
+        rz_first = self.gate_order == "rzh"
+        reset_after = self.reset_after
+
+        def split(g: tf.Tensor) -> tuple:
+            a, b, n = tf.split(g, 3, axis=-1)
+            return (a, b, n) if rz_first else (b, a, n)
+
+        w_hr, w_hz, w_hn = split(wh)
+        b_hr, b_hz, b_hn = split(bh)
+        w_rz = tf.concat([w_hr, w_hz], axis=1)
+        b_rz = tf.concat([b_hr, b_hz], axis=0)
+
+        def step(carry: tuple, xg: tf.Tensor) -> tuple:
+            h = carry[0]
+            x_r, x_z, x_n = split(xg)
+            hr, hz = tf.split(tf.matmul(h, w_rz) + b_rz, 2, axis=-1)
+            r, z = tf.sigmoid(x_r + hr), tf.sigmoid(x_z + hz)
+            if reset_after:
+                hn = tf.matmul(h, w_hn) + b_hn
+                n = tf.tanh(x_n + r * hn)
+            else:
+                hn = tf.matmul(r * h, w_hn) + b_hn
+                n = tf.tanh(x_n + hn)
+            return (1.0 - z) * n + z * h, z, r, n, hn
+
+        h0f = tf.cast(h0, f32)
+        zeros = tf.zeros_like(h0f)
+        hs, z, r, n, hn = tf.scan(step, xw, initializer=(h0f, zeros, zeros, zeros, zeros))
+        return (_wrap(tf.cast(hs, out)), _wrap(tf.cast(hs, out)), _wrap(tf.cast(z, out)), _wrap(tf.cast(r, out)),
+                _wrap(tf.cast(n, out)), _wrap(tf.cast(hn, out)))
+
+
+class CTCLoss(Primitive):
+    """Connectionist temporal classification loss of time-major logits, labels given sparse.
+
+    ``CTCLoss(...)(x, labels_indices, labels_values, sequence_length)`` returns ``(loss, gradient)``:
+    the per-sample negative log-likelihood ``(batch,)`` and its gradient with respect to ``x``. The
+    blank label is ``num_classes - 1``.
+
+    Args:
+        preprocess_collapse_repeated: merge repeated labels before the loss.
+        ctc_merge_repeated: let repeated non-blank outputs merge into one label.
+        ignore_longer_outputs_than_inputs: give 0 loss (instead of an error) for samples whose labels
+            are longer than their inputs.
+
+    Raises:
+        TypeError: when an argument is not a bool.
+    """
+
+    @prim_attr_register
+    def __init__(self, preprocess_collapse_repeated: bool = False, ctc_merge_repeated: bool = True,
+                 ignore_longer_outputs_than_inputs: bool = False) -> None:
+        for arg, v in (("preprocess_collapse_repeated", preprocess_collapse_repeated),
+                       ("ctc_merge_repeated", ctc_merge_repeated),
+                       ("ignore_longer_outputs_than_inputs", ignore_longer_outputs_than_inputs)):
+            _check_type(self.name, arg, v, (bool,), "bool")
+        self.init_prim_io_names(inputs=["inputs", "labels_indices", "labels_values", "sequence_length"],
+                                outputs=["loss", "gradient"])
+
+    def __call__(self, x: Any, labels_indices: Any, labels_values: Any, sequence_length: Any) -> tuple:
+        name = self.name
+        xt = to_tf(x, name, "x")
+        if xt.dtype not in (tf.float16, tf.float32, tf.float64):
+            raise TypeError(f"For '{name}', the 'x' dtype must be float16, float32 or float64, but got "
+                            f"{xt.dtype.name}.")
+        if xt.shape.rank != 3:
+            raise ValueError(f"For '{name}', the 'x' must be 3-D (max_time, batch_size, num_classes), but got shape "
+                             f"{xt.shape.as_list()}.")
+        xf = xt if xt.dtype != tf.float16 else tf.cast(xt, tf.float32)
+        loss, grad = tf.raw_ops.CTCLoss(
+            inputs=xf, labels_indices=tf.cast(to_tf(labels_indices, name, "labels_indices"), tf.int64),
+            labels_values=tf.cast(to_tf(labels_values, name, "labels_values"), tf.int32),
+            sequence_length=tf.cast(to_tf(sequence_length, name, "sequence_length"), tf.int32),
+            preprocess_collapse_repeated=self.preprocess_collapse_repeated,
+            ctc_merge_repeated=self.ctc_merge_repeated,
+            ignore_longer_outputs_than_inputs=self.ignore_longer_outputs_than_inputs)
+        return _wrap(tf.cast(loss, xt.dtype)), _wrap(tf.cast(grad, xt.dtype))
