@@ -83,7 +83,16 @@ def transformer():
     return keras.Model(inp, _dense(NUM_CLASSES)(x))
 
 
-NETWORKS = {"mlp": mlp, "lenet": lenet, "resnet": resnet, "transformer": transformer}
+def convnet():
+    inp = keras.Input((32, 32, 3))
+    x = inp
+    for cout in (32, 32, "M", 64, 64, "M"):
+        x = layers.MaxPooling2D(2)(x) if cout == "M" else layers.ReLU()(_bn()(_conv(cout, 3)(x)))
+    x = _dense(128, "relu")(layers.Flatten()(x))
+    return keras.Model(inp, _dense(NUM_CLASSES)(x))
+
+
+NETWORKS = {"mlp": mlp, "lenet": lenet, "resnet": resnet, "transformer": transformer, "convnet": convnet}
 
 
 def _dataset(workload: Workload, steps: int) -> tf.data.Dataset:
@@ -105,7 +114,7 @@ def run_fit(workload: Workload, steps_per_execution: int, epochs: int, steps: in
     """Keras ``model.fit`` with ``steps_per_execution``; return the epoch end times."""
     keras.utils.set_random_seed(1)
     data = _dataset(workload, steps)
-    model = NETWORKS[workload.name]()
+    model = NETWORKS[workload.network or workload.name]()
     model.compile(optimizer=keras.optimizers.SGD(LR, momentum=MOMENTUM),
                   loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                   steps_per_execution=steps_per_execution)
@@ -121,7 +130,7 @@ def run_loop(workload: Workload, steps_per_call: int, epochs: int, steps: int) -
     """The hand-written ``tf.function`` training loop; return the epoch end times."""
     keras.utils.set_random_seed(1)
     data = _dataset(workload, steps)
-    model = NETWORKS[workload.name]()
+    model = NETWORKS[workload.network or workload.name]()
     start = time.perf_counter()
     variables = [v.value for v in model.trainable_variables]
     accums = [tf.Variable(tf.zeros_like(v)) for v in variables]

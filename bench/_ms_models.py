@@ -130,7 +130,31 @@ class Transformer(nn.Cell):
         return self.fc(self.mean(x, 1))
 
 
-NETWORKS = {"mlp": MLP, "lenet": LeNet5, "resnet": ResNet, "transformer": Transformer}
+class ConvNet(nn.Cell):
+    """A small VGG-style network: two conv3x3-BN-ReLU stages with max-pooling, then two dense layers."""
+
+    def __init__(self):
+        super().__init__()
+        layers = []
+        cin = 3
+        for cout in (32, 32, "M", 64, 64, "M"):
+            if cout == "M":
+                layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
+                continue
+            layers += [_conv(cin, cout, 3), nn.BatchNorm2d(cout, momentum=0.9, eps=1e-5), nn.ReLU()]
+            cin = cout
+        self.features = nn.SequentialCell(layers)
+        self.flatten = nn.Flatten()
+        self.fc1 = _dense(64 * 8 * 8, 128)
+        self.relu = nn.ReLU()
+        self.fc2 = _dense(128, NUM_CLASSES)
+
+    def construct(self, x):
+        x = self.flatten(self.features(x))
+        return self.fc2(self.relu(self.fc1(x)))
+
+
+NETWORKS = {"mlp": MLP, "lenet": LeNet5, "resnet": ResNet, "transformer": Transformer, "convnet": ConvNet}
 
 
 class EpochTimer(ms.train.Callback):
@@ -177,10 +201,13 @@ def run(workload: Workload, config: str, epochs: int, steps: int, sink_size: int
         dataset = importlib.import_module(ms.__name__ + ".dataset")
         data = dataset.NumpySlicesDataset((x, y), column_names=["data", "label"], shuffle=False)
         data = data.batch(workload.batch, drop_remainder=True)
-    net = NETWORKS[workload.name]()
+    net = NETWORKS[workload.network or workload.name]()
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     opt = nn.Momentum(net.trainable_params(), LR, MOMENTUM)
-    model = ms.train.Model(net, loss_fn=loss, optimizer=opt)
+    amp = {}
+    if workload.amp_level != "O0":  # VGG16's setting: float16 BatchNorm, no loss-scale manager
+        amp = dict(amp_level=workload.amp_level, keep_batchnorm_fp32=False, loss_scale_manager=None)
+    model = ms.train.Model(net, loss_fn=loss, optimizer=opt, **amp)
     timer = EpochTimer()
     start = time.perf_counter()
     if config == "sink":

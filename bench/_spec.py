@@ -32,6 +32,10 @@ class Workload:
         steps: the default number of steps per epoch.
         tokens: whether the input is int32 token ids (else float32 images).
         description: one line for the results table.
+        network: the network's key in the model modules (default: ``name``).
+        amp_level: the ``amp_level`` tfspore and MindSpore train with (``Model(..., amp_level=...)``;
+            ``"O2"`` as VGG16's train.py passes it: float16 BatchNorm, no loss-scale manager). Keras
+            and the hand-written loop always train in float32.
     """
 
     name: str
@@ -40,6 +44,8 @@ class Workload:
     steps: int
     tokens: bool = False
     description: str = ""
+    network: str = ""
+    amp_level: str = "O0"
 
 
 NUM_CLASSES = 10
@@ -56,6 +62,12 @@ WORKLOADS = {
     "transformer": Workload("transformer", 32, (32,), 60, tokens=True,
                             description="Transformer encoder (embedding 1000x64, 2 post-norm layers, 4 heads, FFN 128, "
                                         "mean pool, dense 10), 32 tokens, batch 32"),
+    "convnet": Workload("convnet", 32, (3, 32, 32), 20,
+                        description="VGG-style conv net (2x conv3x3-BN-ReLU 32, max-pool, 2x conv3x3-BN-ReLU 64, "
+                                    "max-pool, dense 4096-128-10), input 3x32x32, batch 32"),
+    "convnet_o2": Workload("convnet_o2", 32, (3, 32, 32), 20, network="convnet", amp_level="O2",
+                           description="the convnet under amp_level='O2' (float16; tfspore and MindSpore only, "
+                                       "Keras and the TF loop in float32), input 3x32x32, batch 32"),
 }
 
 

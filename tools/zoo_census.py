@@ -275,9 +275,12 @@ def census(zoo: str, mindspore_python: Optional[str] = None) -> dict:
         })
     rows.sort(key=lambda row: (-row["folders"], row["name"]))
     missing = [row for row in rows if not row["provided"]]
+    using = {folder for row in rows for folder in row["folder_list"]}
+    lacking = {folder for row in missing for folder in row["folder_list"]}
     summary = {
         "model_folders": len(scan.folders),
-        "model_folders_using_mindspore": len({f for row in rows for f in row["folder_list"]}),
+        "model_folders_using_mindspore": len(using),
+        "model_folders_all_provided": len(using - lacking),
         "files_scanned": scan.files,
         "files_unparsed": len(scan.unparsed),
         "names": len(rows),
@@ -353,6 +356,8 @@ def format_doc_block(result: dict, min_folders: int, date: str, commit: str) -> 
         f"- model folders: {summary['model_folders']} "
         f"({summary['model_folders_using_mindspore']} use MindSpore), "
         f"files scanned: {summary['files_scanned']} ({summary['files_unparsed']} not parsable)",
+        f"- model folders whose every MindSpore name tfspore provides: "
+        f"{summary['model_folders_all_provided']} of {summary['model_folders_using_mindspore']}",
         f"- MindSpore names used: {summary['names']}; provided by tfspore: "
         f"{summary['names_provided']}; missing: {summary['names_missing']}",
         f"- names used by {min_folders} or more folders: {len(rows)}; missing: {len(missing)}",

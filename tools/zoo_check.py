@@ -38,8 +38,9 @@ import numpy as np
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-__all__ = ["Entry", "ENTRIES", "Result", "write_mnist", "write_cifar10_bin", "write_image_folder",
-           "write_tfrecord", "override_yaml", "parse_failure", "run_entry", "format_line", "main"]
+__all__ = ["Entry", "ENTRIES", "Raw", "Result", "write_mnist", "write_cifar10_bin", "write_image_folder",
+           "write_tfrecord", "write_text_lines", "override_yaml", "parse_failure", "run_entry", "format_line",
+           "format_total", "format_markdown", "main"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -353,14 +354,17 @@ _RESNET_CIFAR = dict(_CPU, epoch_size=1, batch_size=500, warmup_epochs=0, save_c
                      train_image_size=16, eval_image_size=16, run_eval=False,
                      data_path="{data}/train", output_dir="{work}/outputs", checkpoint_path="{work}/checkpoint")
 
-# ResNet's eval resizes CIFAR-10 images to 224 whatever the config says (its dataset function takes
-# the training size, which eval.py leaves at 224), over the 10000 records of the test file.
-_RESNET_EVAL_TIMEOUT = 600.0
+# ResNet's eval.py resizes CIFAR-10 images to 224 whatever the config says (its CIFAR dataset
+# function takes the training size, which eval.py leaves at 224), over the 10000 records of the
+# test file: hours on a small CPU. The eval entries therefore evaluate the CIFAR-10 checkpoint
+# through the script's ImageFolder path (`dataset: imagenet2012`), which crops to eval_image_size.
+_RESNET_EVAL = dict(_RESNET_CIFAR, dataset="imagenet2012", data_path="{data}/val", batch_size=2,
+                    use_label_smooth=False, label_smooth_factor=0.0)
 
 _MOBILENETV2 = dict(_CPU, platform="CPU", dataset_path="{data}", batch_size=4, epoch_size=1, num_workers=1,
                     image_height=32, image_width=32, save_checkpoint_path="{work}/", save_checkpoint_epochs=1)
 
-_MOBILENETV1 = dict(_CPU, dataset_path="{data}", batch_size=4, epoch_size=1, class_num=2, width=32, height=32,
+_MOBILENETV1 = dict(_CPU, dataset_path="{data}", batch_size=4, epoch_size=1, class_num=10, width=32, height=32,
                     save_checkpoint_epochs=1, save_checkpoint_path="{work}/ckpt/")
 
 _VGG16 = dict(_CPU, image_size=[32, 32], num_classes=2, per_batch_size=4, batch_size=4, max_epoch=1,
@@ -382,15 +386,15 @@ ENTRIES: list[Entry] = [
     Entry("resnet18-cifar10-train", "official/cv/ResNet/train.py", ["--config_path", "{config}"], _cifar(),
           "official/cv/ResNet/config/resnet18_cifar10_config_gpu.yaml", _RESNET_CIFAR),
     Entry("resnet18-cifar10-eval", "official/cv/ResNet/eval.py",
-          ["--config_path", "{config}", "--checkpoint_file_path", "{ckpt}"], _cifar(),
+          ["--config_path", "{config}", "--checkpoint_file_path", "{ckpt}"], _images(("val",), num_classes=10, per_class=1),
           "official/cv/ResNet/config/resnet18_cifar10_config_gpu.yaml",
-          dict(_RESNET_CIFAR, data_path="{data}/eval"), after="resnet18-cifar10-train", timeout=_RESNET_EVAL_TIMEOUT),
+          _RESNET_EVAL, after="resnet18-cifar10-train"),
     Entry("resnet50-cifar10-train", "official/cv/ResNet/train.py", ["--config_path", "{config}"], _cifar(),
           "official/cv/ResNet/config/resnet50_cifar10_config.yaml", _RESNET_CIFAR),
     Entry("resnet50-cifar10-eval", "official/cv/ResNet/eval.py",
-          ["--config_path", "{config}", "--checkpoint_file_path", "{ckpt}"], _cifar(),
+          ["--config_path", "{config}", "--checkpoint_file_path", "{ckpt}"], _images(("val",), num_classes=10, per_class=1),
           "official/cv/ResNet/config/resnet50_cifar10_config.yaml",
-          dict(_RESNET_CIFAR, data_path="{data}/eval"), after="resnet50-cifar10-train", timeout=_RESNET_EVAL_TIMEOUT),
+          _RESNET_EVAL, after="resnet50-cifar10-train"),
     Entry("mobilenetv2-train", "official/cv/MobileNet/mobilenetv2/train.py", ["--config_path", "{config}"],
           _images(("train", "validation_preprocess")),
           "official/cv/MobileNet/mobilenetv2/default_config_cpu.yaml", _MOBILENETV2),
@@ -466,13 +470,13 @@ ENTRIES: list[Entry] = [
     Entry("wide_and_deep-train", "official/recommend/Wide_and_Deep/train.py", ["--config_path", "{config}"],
           _ctr_tfrecord, "official/recommend/Wide_and_Deep/default_config.yaml",
           dict(_CPU, data_path="{data}", dataset_type="tfrecord", epochs=1, batch_size=1000, eval_batch_size=1000,
-               vocab_size=1000, emb_dim=8, deep_layer_dim=[32, 16], ckpt_path="{work}/ckpt",
+               vocab_size=1000, emb_dim=8, deep_layer_dim=[32, 16, 16, 8], ckpt_path="{work}/ckpt",
                eval_file_name="{work}/eval.log", loss_file_name="{work}/loss.log"),
           area="recommendation"),
     Entry("deepfm-train", "official/recommend/DeepFM/train.py", ["--config_path", "{config}"], _ctr_tfrecord,
           "official/recommend/DeepFM/default_config.yaml",
           dict(_CPU, dataset_path="{data}", data_format=2, train_epochs=1, batch_size=1000, data_vocab_size=1000,
-               data_emb_dim=8, deep_layer_args=Raw('[[32, 16], "relu"]'), ckpt_path="{work}/ckpt",
+               data_emb_dim=8, deep_layer_args=Raw('[[32, 16, 16, 8], "relu"]'), ckpt_path="{work}/ckpt",
                eval_file_name="{work}/auc.log", loss_file_name="{work}/loss.log", save_checkpoint_steps=1),
           area="recommendation"),
 ]
@@ -571,8 +575,10 @@ def parse_failure(log: str, zoo: str = "") -> tuple[str, str]:
 
 def _fill(value: object, subst: dict) -> object:
     if isinstance(value, str):
+        kind = type(value)
         for key, rep in subst.items():
             value = value.replace("{" + key + "}", rep)
+        value = kind(value)  # a Raw value stays Raw
     return value
 
 
@@ -646,6 +652,10 @@ def run_entry(entry: Entry, zoo: str, workdir: str, timeout: float, python: str,
         result.error = f"timed out after {timeout:g} s (last line: {result.error})"
     else:
         result.status = "failed"
+        if not result.where:
+            how = (f"killed by signal {-result.returncode}" if result.returncode < 0
+                   else f"exited with status {result.returncode}")
+            result.error = f"{how} (last line: {result.error})"
     return result
 
 
@@ -665,6 +675,15 @@ def format_total(results: Sequence[Result]) -> str:
     """The total line: how many scripts ran to the end."""
     ok = sum(r.status == "ok" for r in results)
     return f"total: {ok} of {len(results)} scripts ran to the end"
+
+
+def format_markdown(results: Sequence[Result], areas: dict) -> str:
+    """The results as a markdown table (entry, script, area, result) followed by the total."""
+    rows = ["| entry | script | area | result |", "|---|---|---|---|"]
+    for r in results:
+        line = format_line(r, 0)[len(r.name):].strip().replace("|", "\\|")
+        rows.append(f"| {r.name} | `{r.script}` | {areas.get(r.name, '')} | {line} |")
+    return "\n".join(rows) + "\n\n" + format_total(results) + "\n"
 
 
 def _zoo_commit(zoo: str) -> str:
@@ -701,6 +720,7 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Entry]
     parser.add_argument("--workdir", default=None, help="folder for the working folders (kept); "
                         "default: a temporary folder, removed at the end")
     parser.add_argument("--json", default=None, metavar="OUT", help="write the results to this JSON file")
+    parser.add_argument("--markdown", default=None, metavar="OUT", help="write the results as a markdown table")
     parser.add_argument("--python", default=sys.executable, help="Python that runs the scripts")
     parser.add_argument("--list", action="store_true", help="list the entries and exit")
     args = parser.parse_args(argv)
@@ -750,6 +770,9 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Entry]
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump(report, f, indent=2)
                 f.write("\n")
+        if args.markdown:
+            with open(args.markdown, "w", encoding="utf-8") as f:
+                f.write(format_markdown(results, {e.name: e.area for e in selected}))
     finally:
         if not args.workdir:
             shutil.rmtree(base, ignore_errors=True)

@@ -30,8 +30,7 @@ def test_normal_math_and_per_call_parameters():
     np.testing.assert_allclose(out, -0.5 * np.log(2 * np.pi) - x ** 2 / 2, rtol=1e-6)
     with pytest.raises(ValueError, match="the value of mean cannot be None"):
         std.mean()
-    assert repr(d) == "Normal<mean = 0.5, standard deviation = 2.0>" or repr(d) == \
-        "Normal(mean = 0.5, standard deviation = 2.0)"
+    assert repr(d) == "Normal(mean = 0.5, standard deviation = 2.0)"
 
 
 def test_sampling_shapes_statistics_and_seed():

@@ -49,3 +49,19 @@ def test_functions_trace_inside_tf_function():
     np.testing.assert_allclose(f(a).numpy(), np.abs(np.cumsum(a)).max() + a.std(), rtol=1e-6)
     conc = f.get_concrete_function(tf.TensorSpec([3], tf.float32))
     assert not any(op.type == "PyFunc" for op in conc.graph.get_operations())
+
+
+def test_unknown_batch_dimension_traces():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        t = ms.Tensor(x)
+        out = (mnp.zeros_like(t) + mnp.where(t > 0, t, 0.0) + mnp.heaviside(t, 0.5) + mnp.dot(t, mnp.ones((3, 3)))
+               + mnp.take_along_axis(t, mnp.zeros_like(t, dtype=mnp.int32), 1) + mnp.kron(t, mnp.ones((1, 1)))
+               + mnp.select([t > 1], [t]) + mnp.piecewise(t, [t > 0], [1.0, 2.0]) + mnp.isclose(t, t)
+               + mnp.array([t[0], t[1]]).sum())
+        return tf.convert_to_tensor(out)
+
+    x = np.array([[1.0, -2.0, 3.0], [0.5, 0.0, -1.0]], np.float32)
+    expected = (np.where(x > 0, x, 0) + np.heaviside(x, 0.5) + x @ np.ones((3, 3)) + x[:, :1] + x
+                + np.select([x > 1], [x]) + np.piecewise(x, [x > 0], [1.0, 2.0]) + 1 + x[:2].sum())
+    np.testing.assert_allclose(f(x).numpy(), expected, rtol=1e-6)

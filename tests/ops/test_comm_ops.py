@@ -3,7 +3,6 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-import tfspore as ms
 from tfspore import Tensor, ops
 from tfspore.ops import operations as P
 from tfspore.ops.operations.comm_ops import ReduceOp

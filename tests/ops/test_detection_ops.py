@@ -94,6 +94,8 @@ def test_errors():
     with pytest.raises(TypeError, match="For 'IOU', the 'anchor_boxes' dtype must be float16 or float32, but got "
                                         "int32"):
         ops.IOU()(Tensor(np.zeros((2, 4), np.int32)), Tensor(np.zeros((2, 4), np.int32)))
+    with pytest.raises(ValueError, match="For 'CheckValid', the first dimension of 'img_metas' must equal to 3"):
+        ops.CheckValid()(Tensor(np.zeros((2, 4), np.float32)), Tensor(np.zeros(4, np.float32)))
     with pytest.raises(ValueError, match=r"the 'bboxes' must have shape \(N, 5\)"):
         ops.NMSWithMask(0.5)(Tensor(np.zeros((3, 4), np.float32)))
 

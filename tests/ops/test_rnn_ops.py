@@ -90,3 +90,43 @@ def test_errors():
         ops.DynamicRNN()(z, Tensor(np.zeros((2, 4), np.float32)), Tensor(np.zeros(4, np.float32)), z, z, z)
     with pytest.raises(TypeError, match="For 'CTCLoss', the 'ctc_merge_repeated' must be bool"):
         ops.CTCLoss(ctc_merge_repeated=1)
+
+
+def _np_lstm_dir(x, h, c, w_ih, w_hh, b, reverse=False):
+    ys = [None] * len(x)
+    for t in (range(len(x) - 1, -1, -1) if reverse else range(len(x))):
+        i, f, g, o = np.split(x[t] @ w_ih.T + h @ w_hh.T + b, 4, 1)
+        c = _sig(f) * c + _sig(i) * np.tanh(g)
+        h = _sig(o) * np.tanh(c)
+        ys[t] = h
+    return np.stack(ys), h, c
+
+
+def test_lstm_primitive_gpu_layout_two_layers(mode, run):
+    layers, dirs = 2, 2
+    x = R.standard_normal((T, B, I)).astype(np.float32)
+    h0, c0 = (R.standard_normal((layers * dirs, B, H)).astype(np.float32) for _ in range(2))
+    blocks, flat = [], []
+    for layer in range(layers):
+        n_in = I if layer == 0 else H * dirs
+        for _ in range(dirs):
+            blk = [(R.standard_normal(s) * 0.3).astype(np.float32) for s in ((4 * H, n_in), (4 * H, H), (4 * H,),
+                                                                           (4 * H,))]
+            blocks.append(blk)
+            flat += [a.ravel() for a in blk]
+    w = np.concatenate(flat)[:, None, None]
+    out = run(lambda *a: ops.LSTM(I, H, layers, True, True, 0.0)(*a), Tensor(x), Tensor(h0), Tensor(c0), Tensor(w))
+    inp, hs = x.astype(np.float64), []
+    for layer in range(layers):
+        ys = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            w_ih, w_hh, b_ih, b_hh = blocks[k]
+            y, hk, _ = _np_lstm_dir(inp, h0[k], c0[k], w_ih, w_hh, b_ih + b_hh, reverse=d == 1)
+            ys.append(y)
+            hs.append(hk)
+        inp = np.concatenate(ys, -1)
+    np.testing.assert_allclose(out[0].asnumpy(), inp, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(out[1].asnumpy(), np.stack(hs), rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="For 'LSTM', the size of 'w' must be"):
+        ops.LSTM(I, H, layers, True, True, 0.0)(Tensor(x), Tensor(h0), Tensor(c0), Tensor(w[:-1]))

@@ -119,11 +119,33 @@ CASES = {
     "random_affine_all": (op("vision.RandomAffine", T(-20, -20), translate=T(0.1, 0.1, -0.2, -0.2),
                              scale=T(0.8, 0.8), shear=T(5, 5, 7, 7)), [img(12, 10, 3, seed=38)]),
     "affine": (op("vision.Affine", 20.0, T(0.2, -0.1), 1.1, T(5.0, 3.0), resample=E("Inter.BILINEAR")), [RGB]),
+    "normalize_pad_chw": (op("vision.NormalizePad", [100.0, 110.0, 120.0], [50.0, 60.0, 70.0], is_hwc=False),
+                          [img(3, 6, 8, seed=39)]),
+    "normalize_pad_chw_f16": (op("vision.NormalizePad", [100.0, 110.0, 120.0], [50.0, 60.0, 70.0], dtype="float16",
+                                 is_hwc=False), [img(3, 4, 5, seed=40)]),
+    # generic tensor transforms
+    "slice_index_list": (op("transforms.Slice", [0, 2], -1), [{"array": np.arange(12).reshape(3, 4).tolist(),
+                                                               "dtype": "int32"}]),
+    "slice_int": (op("transforms.Slice", 1), [{"array": np.arange(12).reshape(3, 4).tolist(), "dtype": "int64"}]),
+    "pad_end_2d": (op("transforms.PadEnd", [2, 4], 9), [{"array": [[1, 2], [3, 4], [5, 6]], "dtype": "int32"}]),
+    "pad_end_1d": (op("transforms.PadEnd", [5]), [{"array": [1.5, 2.5, 3.5], "dtype": "float32"}]),
     # policies
     "select_subpolicy_fixed": (op("vision.RandomSelectSubpolicy",
                                   [[T(op("vision.Invert"), 1.0), T(op("vision.Equalize"), 1.0)]]), [RGB]),
     "select_subpolicy_skip": (op("vision.RandomSelectSubpolicy",
                                  [[T(op("vision.Invert"), 0.0), T(op("vision.Posterize", 2), 1.0)]]), [RGB]),
+}
+
+# CutOut's patches are random in both: compare the distribution of the erased area over many rows.
+CUTOUT_ROWS = 300
+PIPELINES = {
+    "cutout_area": {"kind": "pipeline", "max_rows": CUTOUT_ROWS,
+                    "source": {"type": "NumpySlicesDataset",
+                               "args": [{"dict": {"image": {"array": np.ones((CUTOUT_ROWS, 8, 8, 3), int).tolist(),
+                                                            "dtype": "uint8"}}}],
+                               "kwargs": {"shuffle": False}},
+                    "ops": [{"op": "map", "args": [], "kwargs": {"operations": op("vision.CutOut", 4),
+                                                                 "input_columns": "image"}}]},
 }
 
 # RandomColor's blend lands on exact halves for some levels, where MindSpore 2.10's kernel rounds
@@ -138,6 +160,7 @@ def ms_results(tmp_path_factory, request):
         pytest.fail(f"MindSpore's dataset environment {MS_PYTHON} is missing: run `bash scripts/ms_dataset_env.sh` "
                     f"(scripts/test.sh does it) to build .venv-msds with mindspore==2.10.0 and numpy<2.")
     cases = {cid: {"kind": "eager", "op": spec, "inputs": inputs} for cid, (spec, inputs) in CASES.items()}
+    cases.update(PIPELINES)
     key = hashlib.sha256((json.dumps(cases, sort_keys=True) + inspect.getsource(runner)).encode()).hexdigest()[:24]
     cache = getattr(request.config, "cache", None)
     root = tmp_path_factory.mktemp("vision_parity")
@@ -155,7 +178,11 @@ def ms_results(tmp_path_factory, request):
     with np.load(cached, allow_pickle=False) as npz:
         for case_id in cases:
             meta = json.loads(str(npz[f"{case_id}::meta"]))
-            rows = [[npz[f"{case_id}::r0::{j}"] for j in range(meta["outputs"])]] if "outputs" in meta else []
+            if "outputs" in meta:
+                rows = [[npz[f"{case_id}::r0::{j}"] for j in range(meta["outputs"])]]
+            else:
+                rows = [[npz[f"{case_id}::r{i}::{j}"] for j in range(len(meta.get("columns", [])))]
+                        for i in range(meta.get("rows", 0))]
             results[case_id] = (meta, rows)
     return results
 
@@ -213,3 +240,22 @@ def test_random_crop_decode_resize_full_crop_equals_decode_and_resize(ms_results
     image = runner.decode(jpeg(16, 16, seed=1), ns)
     decoded = ns.vision.Resize((10, 10))(ns.vision.Decode()(image))
     np.testing.assert_array_equal(ms_results["rcdr_jpeg_full"][1][0][0], decoded)
+
+
+def test_cutout_erased_area_distribution_matches_mindspore(ms_results):
+    """Patch corners uniform in [-L, H] x [-L, W] in both: mean erased area (32/13)^2 for L=4 on 8x8."""
+    ms_meta, ms_rows = ms_results["cutout_area"]
+    assert "error" not in ms_meta, f"MindSpore failed: {ms_meta.get('traceback')}"
+    meta, rows = runner.run_case(PIPELINES["cutout_area"], _ns(), "tfspore")
+    assert meta["columns"] == ms_meta["columns"] and meta["shapes"] == ms_meta["shapes"]
+    assert meta["types"] == ms_meta["types"] and len(rows) == len(ms_rows) == CUTOUT_ROWS
+
+    def areas(batch):
+        return np.array([int((row[0][:, :, 0] == 0).sum()) for row in batch])
+
+    ms_areas, tf_areas = areas(ms_rows), areas(rows)
+    expected = (32 / 13) ** 2
+    assert abs(ms_areas.mean() - expected) < 1.2 and abs(tf_areas.mean() - expected) < 1.2
+    assert abs(ms_areas.mean() - tf_areas.mean()) < 1.5
+    assert ms_areas.max() <= 16 and tf_areas.max() <= 16
+    assert abs((ms_areas == 0).mean() - (tf_areas == 0).mean()) < 0.12  # patches falling outside the image

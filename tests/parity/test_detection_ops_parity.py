@@ -1,4 +1,5 @@
-"""Detection primitives (IOU, NMSWithMask, BoundingBoxEncode/Decode, CheckValid, ROIAlign, CropAndResize) against MindSpore 2.10's CPU kernels."""
+"""Detection primitives (IOU, NMSWithMask, BoundingBoxEncode/Decode, CheckValid, ROIAlign, CropAndResize)
+against MindSpore 2.10's CPU kernels."""
 import numpy as np
 import pytest
 

@@ -210,3 +210,180 @@ def test_legacy_loss_base():
         outs.append([Abs(reduction=red)(fw.Tensor(x), fw.Tensor(y)) for red in ("mean", "sum", "none")])
     for a, b in zip(outs[1], outs[0]):
         _close(a, b)
+
+
+# ------------------------------------------------------------------------------------ padding
+@pytest.mark.parametrize("name,args,shape", [
+    ("ConstantPad1d", ((1, 2), 0.5), (2, 3, 4, 5)), ("ConstantPad2d", ((1, -1, 2, 0), 1.0), (2, 3, 4, 5)),
+    ("ConstantPad3d", (1, 0.0), (2, 3, 4, 5)), ("ZeroPad2d", ((1, 1, 2, 0),), (2, 3, 4, 5)),
+    ("ReflectionPad1d", ((2, 1),), (2, 3, 5)), ("ReflectionPad2d", ((1, 2, 3, 0),), (2, 3, 4, 5)),
+    ("ReflectionPad3d", (1,), (2, 3, 4, 5)), ("ReplicationPad1d", ((2, 1),), (3, 5)),
+    ("ReplicationPad2d", ((-1, 2, 0, 1),), (2, 3, 4, 5)), ("ReplicationPad3d", ((1, 0, 2, 1, 1, 1),), (2, 3, 4, 5)),
+])
+def test_padding(name, args, shape):
+    x = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    r = None
+    res = []
+    for fw, nn in ((ms, mnn), (ts, tnn)):
+        cell = getattr(nn, name)(*args)
+        out = cell(fw.Tensor(x))
+        if r is None:
+            r = np.random.default_rng(8).standard_normal(out.shape).astype(np.float32)
+        grad = fw.grad(lambda a: (cell(a) * fw.Tensor(r)).sum())(fw.Tensor(x))
+        res.append((repr(cell), out, grad))
+    assert res[0][0] == res[1][0]
+    _close(res[1][1], res[0][1])
+    _close(res[1][2], res[0][2])
+
+
+# ------------------------------------------------------------------ rearranging and small image layers
+@pytest.mark.parametrize("name,args,shape", [
+    ("PixelShuffle", (2,), (2, 8, 3, 3)), ("PixelUnshuffle", (2,), (2, 2, 6, 4)), ("ChannelShuffle", (4,), (2, 8, 3, 3)),
+    ("CentralCrop", (0.5,), (2, 3, 8, 7)), ("CentralCrop", (0.7,), (3, 6, 6)), ("ImageGradients", (), (2, 3, 4, 5)),
+    ("Linear", (5, 3), (2, 4, 5)), ("Linear", (5, 3, False), (4, 5)),
+])
+def test_small_layers(name, args, shape):
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(shape).astype(np.float32)
+    mcell, tcell = getattr(mnn, name)(*args), getattr(tnn, name)(*args)
+    assert _addr(repr(tcell)) == _addr(repr(mcell)) and _params(tcell) == _params(mcell)
+    for mp, tp in zip(mcell.get_parameters(), tcell.get_parameters()):
+        arr = rng.standard_normal(mp.shape).astype(np.float32)
+        mp.set_data(ms.Tensor(arr))
+        tp.set_data(ts.Tensor(arr))
+    m_out, t_out = mcell(ms.Tensor(x)), tcell(ts.Tensor(x))
+    m_out = m_out if isinstance(m_out, tuple) else (m_out,)
+    t_out = t_out if isinstance(t_out, tuple) else (t_out,)
+    for a, b in zip(t_out, m_out):
+        _close(a, b)
+
+
+# ------------------------------------------------------------------ tensor-function cells
+_RNG = np.random.default_rng(10)
+_T3 = _RNG.standard_normal((2, 3, 4)).astype(np.float32)
+_POS = np.abs(_T3) + 0.5
+
+
+@pytest.mark.parametrize("name,kwargs,args", [
+    ("OneHot", dict(axis=0, depth=3, on_value=2.0, off_value=-1.0), (np.array([0, 2], np.int32),)),
+    ("Tril", {}, (_T3, 1)), ("Triu", {}, (_T3, -1)), ("L1Regularizer", dict(scale=0.3), (_T3,)),
+    ("Moments", dict(axis=(0, 2)), (_T3,)), ("Moments", dict(axis=1, keep_dims=True), (_T3,)),
+    ("ReduceLogSumExp", dict(axis=(1,)), (_T3,)), ("LGamma", {}, (_POS,)), ("DiGamma", {}, (_POS,)),
+    ("IGamma", {}, (_POS, _POS * 1.3)), ("LBeta", {}, (_POS, _POS + 1)),
+])
+def test_tensor_cells(name, kwargs, args):
+    """Special functions: MindSpore evaluates Lanczos series, TensorFlow its own: within 5e-6 absolute.
+    (Roll, MatrixDiag, MatrixDiagPart, MatrixSetDiag, MatDet and MatInverse have no MindSpore CPU kernel.)"""
+    outs = []
+    for fw, nn in ((ms, mnn), (ts, tnn)):
+        cell = getattr(nn, name)(**kwargs)
+        out = cell(*[fw.Tensor(a) if isinstance(a, np.ndarray) else a for a in args])
+        outs.append((repr(cell), out if isinstance(out, tuple) else (out,)))
+    assert outs[0][0] == outs[1][0]
+    for a, b in zip(outs[1][1], outs[0][1]):
+        _close(a, b, (1e-5, 5e-6))
+
+
+# ------------------------------------------------------------------ losses of MindSpore 2.x
+_LX = _RNG.standard_normal((4, 5)).astype(np.float32)
+_LX4 = _RNG.standard_normal((2, 3, 4, 4)).astype(np.float32)
+_IDX = np.array([1, 0, 4, 2], np.int32)
+_W5 = _RNG.random(5).astype(np.float32)
+
+
+@pytest.mark.parametrize("name,kwargs,args", [
+    ("FocalLoss", dict(gamma=2.0), (_LX, _IDX[:, None])),
+    ("FocalLoss", dict(gamma=1.5, reduction="none"), (_LX, np.eye(5, dtype=np.float32)[_IDX])),
+    ("FocalLoss", dict(gamma=2.0, weight=_W5[:3]), (_LX4, _RNG.integers(0, 3, (2, 1, 4, 4)).astype(np.int32))),
+    ("MultiLabelSoftMarginLoss", dict(weight=_W5, reduction="sum"), (_LX, (_LX > 0).astype(np.float32))),
+    ("MultiMarginLoss", {}, (_LX, _IDX.astype(np.int64))),
+    ("MultiMarginLoss", dict(p=2, margin=0.5, reduction="none", weight=_W5), (_LX, _IDX.astype(np.int64))),
+    ("HingeEmbeddingLoss", dict(margin=1.5), (_LX, np.sign(_LX))),
+    ("PoissonNLLLoss", {}, (_LX, np.abs(_LX) * 3)),
+    ("PoissonNLLLoss", dict(log_input=False, full=True, reduction="sum"), (np.abs(_LX), np.abs(_LX) * 3)),
+    ("GaussianNLLLoss", dict(full=True, reduction="none"), (_LX, _LX * 0.3, np.abs(_LX[:, :1]))),
+])
+def test_losses(name, kwargs, args):
+    """Values and input gradients (TripletMarginLoss has no MindSpore CPU kernel)."""
+    res = []
+    for fw, nn in ((ms, mnn), (ts, tnn)):
+        kw = {k: fw.Tensor(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        loss = getattr(nn, name)(**kw)
+        rest = [fw.Tensor(a) for a in args[1:]]
+        out = loss(fw.Tensor(args[0]), *rest)
+        grad = fw.grad(lambda a: loss(a, *rest).sum())(fw.Tensor(args[0]))
+        res.append((repr(loss), out, grad))
+    assert res[0][0] == res[1][0]
+    _close(res[1][1], res[0][1], (1e-5, 5e-6))
+    _close(res[1][2], res[0][2], (1e-5, 5e-6))
+
+
+# ------------------------------------------------------------------ LP, adaptive 3-D pooling and unpooling
+_P3 = _RNG.standard_normal((2, 3, 9)).astype(np.float32)
+_P4 = _RNG.standard_normal((2, 3, 7, 8)).astype(np.float32)
+_P5 = _RNG.standard_normal((2, 3, 5, 6, 7)).astype(np.float32)
+
+
+@pytest.mark.parametrize("name,args,x", [
+    ("LPPool1d", (2, 3), _P3), ("LPPool1d", (1.5, 3, 2, True), np.abs(_P3)), ("LPPool2d", (2, (2, 3)), _P4),
+    ("LPPool2d", (3, 2, (2, 3), True), np.abs(_P4)), ("AdaptiveAvgPool3d", ((2, 3, 4),), _P5),
+    ("AdaptiveAvgPool3d", ((None, 2, 3),), _P5), ("AdaptiveMaxPool3d", ((2, 3, 4), True), _P5),
+    ("AdaptiveMaxPool3d", (3,), _P5[0]),
+])
+def test_more_pooling(name, args, x):
+    res = []
+    for fw, nn in ((ms, mnn), (ts, tnn)):
+        cell = getattr(nn, name)(*args)
+        out = cell(fw.Tensor(x))
+        res.append((repr(cell), out if isinstance(out, tuple) else (out,)))
+    assert res[0][0] == res[1][0]
+    for a, b in zip(res[1][1], res[0][1]):
+        _close(a, b)
+
+
+def test_max_unpool2d():
+    x = _P4[:, :, :6, :]
+    values, indices = mnn.MaxPool2d(2, 2, pad_mode="pad", return_indices=True)(ms.Tensor(x))
+    want = mnn.MaxUnpool2d(2)(values, indices)
+    got = tnn.MaxUnpool2d(2)(ts.Tensor(_np(values)), ts.Tensor(_np(indices)))
+    _close(got, want)
+
+
+# ------------------------------------------------------------------ BiDense, TimeDistributed, ParameterUpdate
+@pytest.mark.parametrize("args", [(3, 5, 2), (3, 5, 2, None, None, False)])
+def test_bidense(args):
+    rng = np.random.default_rng(11)
+    a, b = rng.standard_normal((2, 4, 3)).astype(np.float32), rng.standard_normal((2, 4, 5)).astype(np.float32)
+    mcell, tcell = mnn.BiDense(*args), tnn.BiDense(*args)
+    assert repr(tcell) == repr(mcell) and _params(tcell) == _params(mcell)
+    for mp, tp in zip(mcell.get_parameters(), tcell.get_parameters()):
+        arr = rng.standard_normal(mp.shape).astype(np.float32)
+        mp.set_data(ms.Tensor(arr))
+        tp.set_data(ts.Tensor(arr))
+    _close(tcell(ts.Tensor(a), ts.Tensor(b)), mcell(ms.Tensor(a), ms.Tensor(b)))
+
+
+@pytest.mark.parametrize("kwargs", [dict(time_axis=1), dict(time_axis=0, reshape_with_axis=1)])
+def test_time_distributed(kwargs):
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((4, 5, 3)).astype(np.float32)
+    mdense, tdense = mnn.Dense(3, 2), tnn.Dense(3, 2)
+    for mp, tp in zip(mdense.get_parameters(), tdense.get_parameters()):
+        arr = rng.standard_normal(mp.shape).astype(np.float32)
+        mp.set_data(ms.Tensor(arr))
+        tp.set_data(ts.Tensor(arr))
+    mcell, tcell = mnn.TimeDistributed(mdense, **kwargs), tnn.TimeDistributed(tdense, **kwargs)
+    assert repr(tcell) == repr(mcell) and _params(tcell) == _params(mcell)
+    _close(tcell(ts.Tensor(x)), mcell(ms.Tensor(x)))
+
+
+def test_parameter_update():
+    value = np.array([1.0, 2.0], np.float32)
+    params = []
+    for fw, nn in ((ms, mnn), (ts, tnn)):
+        p = fw.Parameter(fw.Tensor(np.zeros(2, np.float32)), name="p")
+        cell = nn.ParameterUpdate(p)
+        cell(fw.Tensor(value))
+        params.append((_params(cell), p))
+    assert params[0][0] == params[1][0]
+    _close(params[1][1], params[0][1])

@@ -78,3 +78,17 @@ def test_ctc_loss(kw):
     valid = (np.arange(t_max)[:, None] < seq[None, :])[:, :, None]
     np.testing.assert_allclose(t[1].asnumpy() * valid, m[1].asnumpy() * valid, rtol=1e-4, atol=1e-5)
     assert not np.any(t[1].asnumpy() * ~valid)
+
+
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_lstm_primitive_cpu_layout(bidirectional):
+    dirs = 2 if bidirectional else 1
+    size = dirs * (4 * H * I + 4 * H * H + 4 * H)
+    x = R.standard_normal((T, B, I)).astype(np.float32)
+    h0, c0 = (R.standard_normal((dirs, B, H)).astype(np.float32) for _ in range(2))
+    w = (R.standard_normal((size, 1, 1)) * 0.3).astype(np.float32)
+    m = ms.ops.LSTM(I, H, 1, True, bidirectional, 0.0)(*[ms.Tensor(a) for a in (x, h0, c0, w)])
+    t = ts.ops.LSTM(I, H, 1, True, bidirectional, 0.0)(*[ts.Tensor(a) for a in (x, h0, c0, w)])
+    for a, b in zip(t[:3], m[:3]):
+        assert a.shape == b.shape and str(a.dtype) == str(b.dtype)
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-5)

@@ -145,6 +145,8 @@ def test_summary_and_unparsed(result):  # pylint: disable=redefined-outer-name
     assert summary["files_scanned"] == 4  # train.py, model.py, data.py and the unparsable bad.py
     assert result["unparsed"] == ["research/nlp/NetB/bad.py"]
     assert summary["names_missing"] == 1
+    assert summary["model_folders_using_mindspore"] == 2
+    assert summary["model_folders_all_provided"] == 0  # both use nn.NoSuchLayerForCensus
     assert summary["names"] == len(result["names"])
 
 
@@ -208,7 +210,8 @@ def test_doc_block_lists_ascend_only_and_old_names():
         return {"name": name, "folders": folders, "provided": provided, "platforms": platforms,
                 "in_mindspore": in_mindspore, "private": False, "example": "official/cv/A/x.py",
                 "folder_list": []}
-    result = {"summary": {"model_folders": 3, "model_folders_using_mindspore": 3, "files_scanned": 5,
+    result = {"summary": {"model_folders": 3, "model_folders_using_mindspore": 3,
+                          "model_folders_all_provided": 0, "files_scanned": 5,
                           "files_unparsed": 0, "names": 3, "names_provided": 1, "names_missing": 2,
                           "mindspore_version": "2.10.0"},
               "names": [row("mindspore.ops.operations.NPUGetFloatStatus", 3, True, ["Ascend"], True),

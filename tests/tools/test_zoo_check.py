@@ -202,32 +202,39 @@ def _fake_zoo(tmp_path):
 
 def test_main_runs_a_fake_zoo_and_reports(tmp_path, capsys):
     zoo, entries = _fake_zoo(tmp_path)
+    entries = [e for e in entries if e.name != "tiny-eval"]  # the eval hand-over is tested with a fake Python
     out_json = tmp_path / "out.json"
+    out_md = tmp_path / "out.md"
     work = tmp_path / "work"
-    rc = zoo_check.main(["--zoo", str(zoo), "--workdir", str(work), "--json", str(out_json), "--timeout", "120"],
-                        entries=entries)
+    rc = zoo_check.main(["--zoo", str(zoo), "--workdir", str(work), "--json", str(out_json), "--timeout", "300",
+                         "--markdown", str(out_md)], entries=entries)
     assert rc == 1
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 5
+    assert len(lines) == 4
     assert lines[0].startswith("tiny-train ") and "ran to the end (" in lines[0]
-    assert lines[1].startswith("tiny-eval ") and "ran to the end (" in lines[1]
-    assert lines[2].startswith("tiny-broken ")
-    assert lines[2].endswith("failed at research/cv/tiny/train.py:20: "
+    assert lines[1].startswith("tiny-broken ")
+    assert lines[1].endswith("failed at research/cv/tiny/train.py:20: "
                              "RuntimeError: For 'Thing', the 'x' is broken.")
-    assert lines[3] == f"{'tiny-eval-broken':<28} not run: no checkpoint from tiny-broken"
-    assert lines[4] == "total: 2 of 4 scripts ran to the end"
-    # the eval read the checkpoint the training run wrote, in its own working folder
-    assert "loaded " + str(work / "tiny-train" / "net.ckpt") in (work / "tiny-eval" / "run.log").read_text()
+    assert lines[2] == f"{'tiny-eval-broken':<28} not run: no checkpoint from tiny-broken"
+    assert lines[3] == "total: 1 of 3 scripts ran to the end"
+    # the training ran in its own working folder and wrote its checkpoint there
+    assert (work / "tiny-train" / "net.ckpt").stat().st_size > 3072 * 10 * 4
     # the script's config is a copy with the overrides; the zoo's file is unchanged
     assert "epoch_size: 50" in (zoo / "research" / "cv" / "tiny" / "config.yaml").read_text()
     assert "epoch_size: 1" in (work / "tiny-train" / "config.yaml").read_text()
     report = json.loads(out_json.read_text())
-    assert report["ran_to_the_end"] == 2 and report["total"] == 4
-    assert [r["status"] for r in report["results"]] == ["ok", "ok", "failed", "not run"]
-    broken = report["results"][2]
+    assert report["ran_to_the_end"] == 1 and report["total"] == 3
+    assert [r["status"] for r in report["results"]] == ["ok", "failed", "not run"]
+    broken = report["results"][1]
     assert broken["where"] == "research/cv/tiny/train.py:20" and broken["returncode"] == 1
-    assert broken["area"] == "nlp" and broken["line"] == lines[2]
+    assert broken["area"] == "nlp" and broken["line"] == lines[1]
     assert broken["command"][1:4] == ["-m", "tfspore", "run"]
+    table = out_md.read_text().splitlines()
+    assert table[:2] == ["| entry | script | area | result |", "|---|---|---|---|"]
+    assert table[2].startswith("| tiny-train | `research/cv/tiny/train.py` | cv | ran to the end (")
+    assert table[3] == ("| tiny-broken | `research/cv/tiny/train.py` | nlp | failed at research/cv/tiny/train.py:20: "
+                        "RuntimeError: For 'Thing', the 'x' is broken. |")
+    assert table[-1] == "total: 1 of 3 scripts ran to the end"
 
 
 def _fake_python(tmp_path, body):
@@ -241,12 +248,16 @@ def _fake_python(tmp_path, body):
 def test_main_only_adds_the_training_run_and_rejects_unknown_names(tmp_path, capsys):
     zoo, entries = _fake_zoo(tmp_path)
     python = _fake_python(tmp_path, 'case "$4" in *train.py) echo x > a.ckpt;; esac\n'
-                                    'case "$4" in *eval.py) test -f "$5" || exit 3;; esac\n')
-    rc = zoo_check.main(["--zoo", str(zoo), "--only", "tiny-eval", "--python", python], entries=entries)
+                                    'case "$4" in *eval.py) test -f "$5" && echo "$5";; esac\n')
+    work = tmp_path / "w"
+    rc = zoo_check.main(["--zoo", str(zoo), "--only", "tiny-eval", "--python", python, "--workdir", str(work)],
+                        entries=entries)
     assert rc == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[:-1]] == ["tiny-train", "tiny-eval"]
     assert lines[-1] == "total: 2 of 2 scripts ran to the end"
+    # the eval was given the checkpoint its training entry wrote in its own folder
+    assert (work / "tiny-eval" / "run.log").read_text().strip() == str(work / "tiny-train" / "a.ckpt")
     with pytest.raises(SystemExit, match="'--only' must name entries of the list, but got 'nope'"):
         zoo_check.main(["--zoo", str(zoo), "--only", "nope"], entries=entries)
 
@@ -277,3 +288,29 @@ def test_real_entries_are_well_formed():
     assert {"lenet-train", "lenet-eval", "resnet18-cifar10-train", "resnet50-cifar10-eval", "mobilenetv2-train",
             "mobilenetv2-eval", "bert-pretrain", "bert-classifier", "transformer-train"} <= set(by_name)
     assert {e.area for e in zoo_check.ENTRIES} == {"cv", "nlp", "audio", "recommendation"}
+
+
+def test_exit_without_traceback_reports_the_status(tmp_path, capsys):
+    zoo = tmp_path / "zoo"
+    (zoo / "s").mkdir(parents=True)
+    (zoo / "s" / "x.py").write_text("")
+    python = _fake_python(tmp_path, "echo working\necho 'out of memory'\nexit 3\n")
+    rc = zoo_check.main(["--zoo", str(zoo), "--python", python], entries=[zoo_check.Entry("x", "s/x.py")])
+    assert rc == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line == f"{'x':<28} failed: exited with status 3 (last line: out of memory)"
+
+
+def test_raw_values_stay_unquoted_after_substitution(tmp_path):
+    zoo = tmp_path / "zoo"
+    (zoo / "s").mkdir(parents=True)
+    (zoo / "s" / "c.yaml").write_text("dtype: mstype.float16\npath: ''\n")
+    (zoo / "s" / "x.py").write_text("")
+    entry = zoo_check.Entry("x", "s/x.py", config="s/c.yaml",
+                            overrides={"dtype": zoo_check.Raw("mstype.float32"), "path": "{data}/a"})
+    work = tmp_path / "work"
+    work.mkdir()
+    result = zoo_check.run_entry(entry, str(zoo), str(work), 30, _fake_python(tmp_path, "exit 0\n"))
+    assert result.status == "ok"
+    text = (work / "c.yaml").read_text().splitlines()
+    assert text == ["dtype: mstype.float32", f'path: "{work}/data/a"']

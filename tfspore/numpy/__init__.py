@@ -41,6 +41,7 @@ from tfspore.numpy.math_ops import (add, subtract, multiply, divide, true_divide
                                     multi_dot, corrcoef, matrix_power, polyadd, polysub, polyval, polyder, polymul,
                                     polyint, correlate, searchsorted, interp, digitize, bincount, histogram,
                                     histogramdd, histogram2d, unwrap, ravel_multi_index)
+from tfspore.numpy import fft
 from tfspore.numpy.logic_ops import (not_equal, less_equal, less, greater_equal, greater, equal, isfinite, isnan,
                                      isinf, isposinf, isneginf, isscalar, logical_and, logical_not, logical_or,
                                      logical_xor, in1d, isin, isclose, signbit, sometrue, array_equal, array_equiv,

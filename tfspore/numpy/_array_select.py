@@ -30,7 +30,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     xt, yt = U.promote_all([U.to_tf(x), U.to_tf(y)])
     if c.dtype != tf.bool:
         c = tf.cast(c, tf.bool)
-    shp = tf.broadcast_static_shape(tf.broadcast_static_shape(c.shape, xt.shape), yt.shape)
+    shp = U.broadcast_shape(c, xt, yt)
     return Tensor(tf.where(tf.broadcast_to(c, shp), tf.broadcast_to(xt, shp), tf.broadcast_to(yt, shp)))
 
 
@@ -49,8 +49,11 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None) -> Tensor:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     axis = U.check_axis_in_range(axis, ndim)
     a_shape, i_shape = U.shape_of(a), U.shape_of(idx)
-    out_i = [max(a_shape[d], i_shape[d]) if d != axis else i_shape[d] for d in range(ndim)]
-    out_a = [max(a_shape[d], i_shape[d]) if d != axis else a_shape[d] for d in range(ndim)]
+    def bigger(p: Any, q: Any) -> Any:
+        return max(p, q) if isinstance(p, int) and isinstance(q, int) else tf.maximum(p, q)
+
+    out_i = [bigger(a_shape[d], i_shape[d]) if d != axis else i_shape[d] for d in range(ndim)]
+    out_a = [bigger(a_shape[d], i_shape[d]) if d != axis else a_shape[d] for d in range(ndim)]
     idx = tf.broadcast_to(idx, out_i)
     a = tf.broadcast_to(a, out_a)
     idx = tf.where(idx < 0, idx + tf.cast(a_shape[axis], idx.dtype), idx)
@@ -119,7 +122,7 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
     out = tf.cast(U.to_tf(default), res_dtype)
     for i in range(conds.shape[0] - 1, -1, -1):
         c = tf.cast(conds[i], tf.bool)
-        shp = tf.broadcast_static_shape(tf.broadcast_static_shape(c.shape, choices[i].shape), out.shape)
+        shp = U.broadcast_shape(c, choices[i], out)
         out = tf.where(tf.broadcast_to(c, shp), tf.broadcast_to(choices[i], shp), tf.broadcast_to(out, shp))
     return Tensor(out)
 
@@ -156,11 +159,11 @@ def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> Te
     """
     xt = U.to_tf(x)
     conds = condlist if isinstance(condlist, (list, tuple)) else [condlist]
-    conds = [tf.broadcast_to(tf.cast(U.to_tf(c), tf.bool), xt.shape) for c in conds]
+    conds = [tf.broadcast_to(tf.cast(U.to_tf(c), tf.bool), tf.shape(xt)) for c in conds]
     vals = []
     for f in funclist:
         v = f(Tensor(xt), *args, **kw) if callable(f) else f
-        vals.append(tf.broadcast_to(U.to_tf(v), xt.shape))
+        vals.append(tf.broadcast_to(U.to_tf(v), tf.shape(xt)))
     vals = U.promote_all(vals)
     n1, n2 = len(conds), len(vals)
     if n1 + 1 == n2:

@@ -55,19 +55,12 @@ def expand_dims(a: Any, axis: Any) -> Tensor:
 
 
 def squeeze(a: Any, axis: Any = None) -> Tensor:
-    """Removes axes of length 1 (all of them, or those in ``axis``).
-
-    Raises:
-        ValueError: if a selected axis is not of length 1.
-    """
+    """Removes axes of length 1 (all of them, or those of ``axis`` that have length 1)."""
     t = _t(a, "squeeze")
     if axis is None:
         return Tensor(tf.squeeze(t))
-    axes = U.axis_tuple(axis, t.shape.rank)
-    for ax in axes:
-        if t.shape[ax] != 1:
-            raise ValueError(f"For 'squeeze', cannot select an axis to squeeze out which has size not equal to one, "
-                             f"but got axis {ax} of size {t.shape[ax]}.")
+    # as MindSpore 2.10, a selected axis whose length is not 1 is left in place
+    axes = [ax for ax in U.axis_tuple(axis, t.shape.rank) if t.shape[ax] == 1]
     return Tensor(tf.squeeze(t, axes) if axes else t)
 
 
@@ -191,7 +184,7 @@ def _atleast(t: tf.Tensor, n: int) -> tf.Tensor:
     if n == 1:
         return tf.reshape(t, [1])
     if n == 2:
-        return tf.reshape(t, [1] * (2 - r) + t.shape.as_list())
+        return tf.reshape(t, [1] * (2 - r) + U.shape_of(t))
     if r == 0:
         return tf.reshape(t, [1, 1, 1])
     if r == 1:
@@ -280,7 +273,7 @@ def broadcast_to(array: Any, shape: Any) -> Tensor:
         out = tf.broadcast_static_shape(t.shape, tf.TensorShape(shape))
     except ValueError:
         out = None
-    if out is None or tuple(out.as_list()) != shape:
+    if out is None or (out.is_fully_defined() and tuple(out.as_list()) != shape):
         raise ValueError(f"cannot broadcast with {shape}")
     return Tensor(tf.broadcast_to(t, shape))
 
@@ -288,13 +281,11 @@ def broadcast_to(array: Any, shape: Any) -> Tensor:
 def broadcast_arrays(*args: Any) -> list:
     """Broadcasts any number of tensors against each other."""
     ts = [U.to_tf(a) for a in args]
-    shp = tf.TensorShape([])
-    for t in ts:
-        try:
-            shp = tf.broadcast_static_shape(shp, t.shape)
-        except ValueError:
-            raise ValueError(f"shape mismatch: objects cannot be broadcast to a single shape, got "
-                             f"{[tuple(x.shape.as_list()) for x in ts]}") from None
+    try:
+        shp = U.broadcast_shape(*ts)
+    except ValueError:
+        raise ValueError(f"shape mismatch: objects cannot be broadcast to a single shape, got "
+                         f"{[tuple(x.shape.as_list()) for x in ts]}") from None
     return [Tensor(tf.broadcast_to(t, shp)) for t in ts]
 
 

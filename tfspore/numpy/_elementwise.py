@@ -203,7 +203,7 @@ def maximum(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 def heaviside(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
     """The Heaviside step function: 0 for ``x1 < 0``, ``x2`` for ``x1 == 0``, 1 for ``x1 > 0``."""
     def fn(a: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
-        shp = tf.broadcast_static_shape(a.shape, b.shape)
+        shp = U.broadcast_shape(a, b)
         a, b = tf.broadcast_to(a, shp), tf.broadcast_to(b, shp)
         b = tf.where(a < 0, tf.zeros_like(b), b)
         return tf.where(a > 0, tf.ones_like(b), b)
@@ -287,7 +287,7 @@ def copysign(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
     a, b = U.to_tf(x1), U.to_tf(x2)
     if tf.bool in (a.dtype, b.dtype):
         raise TypeError("sign does not accept dtype bool.")
-    shp = tf.broadcast_static_shape(a.shape, b.shape)
+    shp = U.broadcast_shape(a, b)
     a, b = tf.broadcast_to(a, shp), tf.broadcast_to(b, shp)
     mag = tf.abs(a)
     neg = b < 0
@@ -434,7 +434,7 @@ def arctan2(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 def _gcd_tf(a: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
     dt = a.dtype
     a, b = tf.abs(tf.cast(a, tf.int64)), tf.abs(tf.cast(b, tf.int64))
-    shp = tf.broadcast_static_shape(a.shape, b.shape)
+    shp = U.broadcast_shape(a, b)
     a, b = tf.broadcast_to(a, shp), tf.broadcast_to(b, shp)
 
     def body(x: tf.Tensor, y: tf.Tensor) -> tuple:

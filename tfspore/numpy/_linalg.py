@@ -39,7 +39,7 @@ def dot(a: Any, b: Any) -> Tensor:
     if x.shape[-1] != yt.shape[-1]:
         raise ValueError(f"shapes are not aligned: {x.shape.as_list()} and {y.shape.as_list()}")
     res = _mm(tf.reshape(x, [-1, x.shape[-1]]), tf.transpose(tf.reshape(yt, [-1, yt.shape[-1]])))
-    return Tensor(tf.reshape(res, x.shape.as_list()[:-1] + yt.shape.as_list()[:-1]))
+    return Tensor(tf.reshape(res, U.shape_of(x)[:-1] + U.shape_of(yt)[:-1]))
 
 
 def matmul(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
@@ -54,10 +54,8 @@ def matmul(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
         b = b[:, None]
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(f"For 'matmul', the shapes {a.shape.as_list()} and {b.shape.as_list()} are not aligned.")
-    batch = tf.broadcast_static_shape(a.shape[:-2], b.shape[:-2])
-    a = tf.broadcast_to(a, batch.as_list() + a.shape.as_list()[-2:])
-    b = tf.broadcast_to(b, batch.as_list() + b.shape.as_list()[-2:])
-    res = _mm(a, b)
+    tf.broadcast_static_shape(a.shape[:-2], b.shape[:-2])  # raises for batch shapes that cannot broadcast
+    res = _mm(a, b)  # tf.matmul broadcasts the batch dimensions
     if va:
         res = tf.squeeze(res, -2)
     if vb:
@@ -103,9 +101,9 @@ def kron(a: Any, b: Any) -> Tensor:
     ndim = max(x.shape.rank, y.shape.rank)
     if ndim == 0:
         return Tensor(x * y)
-    x = tf.reshape(x, [1] * (ndim - x.shape.rank) + x.shape.as_list())
-    y = tf.reshape(y, [1] * (ndim - y.shape.rank) + y.shape.as_list())
-    sa, sb = x.shape.as_list(), y.shape.as_list()
+    x = tf.reshape(x, [1] * (ndim - x.shape.rank) + U.shape_of(x))
+    y = tf.reshape(y, [1] * (ndim - y.shape.rank) + U.shape_of(y))
+    sa, sb = U.shape_of(x), U.shape_of(y)
     xe = tf.reshape(x, [d for s in sa for d in (s, 1)])
     ye = tf.reshape(y, [d for s in sb for d in (1, s)])
     return Tensor(tf.reshape(xe * ye, [p * q for p, q in zip(sa, sb)]))

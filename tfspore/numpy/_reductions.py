@@ -296,9 +296,18 @@ def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 def _vector_norm(t: tf.Tensor, ord_: Any, ax: list, keepdims: bool) -> tf.Tensor:
     if ord_ in ("fro", "nuc"):
         raise ValueError("Frobenius norm and nuclear norm are only defined for vectors")
+    res = _vector_norm_same_dtype(t, ord_, ax, keepdims)
+    # as MindSpore, the p-norms (and the count of ord 0) of a float16 vector come out in float32
+    if t.dtype == tf.float16 and ord_ not in (float("inf"), float("-inf")):
+        res = tf.cast(res, tf.float32)
+    return res
+
+
+def _vector_norm_same_dtype(t: tf.Tensor, ord_: Any, ax: list, keepdims: bool) -> tf.Tensor:
     a = tf.abs(t)
     if ord_ is None or ord_ == 2:
-        return tf.sqrt(tf.reduce_sum(tf.square(a), axis=ax, keepdims=keepdims))
+        total = tf.reduce_sum(tf.square(a), axis=ax, keepdims=keepdims)
+        return tf.sqrt(tf.cast(total, tf.float32) if t.dtype == tf.float16 else total)
     if ord_ == float("inf"):
         return tf.reduce_max(a, axis=ax, keepdims=keepdims)
     if ord_ == float("-inf"):
@@ -306,7 +315,10 @@ def _vector_norm(t: tf.Tensor, ord_: Any, ax: list, keepdims: bool) -> tf.Tensor
     if ord_ == 0:
         return tf.reduce_sum(tf.cast(tf.not_equal(t, 0), t.dtype), axis=ax, keepdims=keepdims)
     p = tf.cast(ord_, t.dtype)
-    return tf.pow(tf.reduce_sum(tf.pow(a, p), axis=ax, keepdims=keepdims), 1.0 / p)
+    total = tf.reduce_sum(tf.pow(a, p), axis=ax, keepdims=keepdims)
+    if t.dtype == tf.float16:
+        total = tf.cast(total, tf.float32)
+    return tf.pow(total, 1.0 / tf.cast(ord_, total.dtype))
 
 
 def _matrix_norm(t: tf.Tensor, ord_: Any, ax: list, keepdims: bool) -> tf.Tensor:

@@ -39,15 +39,6 @@ def is_tensor(x: Any) -> bool:
     return isinstance(x, (Tensor, tf.Tensor, tf.Variable))
 
 
-def wrap(t: Any) -> Any:
-    """Wrap a ``tf.Tensor`` (or a nest of them) as tfspore Tensors."""
-    if isinstance(t, (tf.Tensor, tf.Variable)):
-        return Tensor(t)
-    if isinstance(t, (list, tuple)):
-        return type(t)(wrap(v) for v in t)
-    return t
-
-
 def _nested_numpy(a: Any) -> Any:
     if isinstance(a, (list, tuple)):
         return [_nested_numpy(v) for v in a]
@@ -56,7 +47,8 @@ def _nested_numpy(a: Any) -> Any:
     return a
 
 
-def _scalar_dtype(*values: Any) -> mstype.Type:
+def scalar_dtype(*values: Any) -> mstype.Type:
+    """``mindspore.numpy``'s dtype for python numbers: bool if all are bools, int32 if all ints, else float32."""
     vals = [v for v in values if v is not None]
     if all(isinstance(v, bool) for v in vals):
         return mstype.bool_
@@ -98,14 +90,18 @@ def from_python(a: Any, dtype: Any = None) -> tf.Tensor:
     """Python scalars, nested lists/tuples (Tensors allowed inside) and numpy data as a ``tf.Tensor``.
 
     Without ``dtype``, ints give int32, floats float32 and bools bool (numpy's choice with 64-bit
-    types narrowed); numpy arrays keep their dtype.
+    types narrowed); numpy arrays keep their dtype. A list or tuple holding Tensors while a graph is
+    traced is stacked with TF ops (its values are not known yet).
     """
     tfd = None if dtype is None else tf_dtype(dtype)
     if isinstance(a, (bool, numbers.Number)) and not isinstance(a, onp.generic):
         if isinstance(a, complex):
             raise TypeError(f"input data must be `int`, `float`, `bool`, `Tensor`, `list`, `tuple`, but got "
                             f"{type(a)}")
-        return tf.constant(a, dtype=tfd or _scalar_dtype(a).tf_dtype)
+        return tf.constant(a, dtype=tfd or scalar_dtype(a).tf_dtype)
+    if isinstance(a, (list, tuple)) and a and _has_symbolic(a):
+        t = tf.stack(promote_all([to_tf(v) for v in a]))
+        return t if tfd is None or t.dtype == tfd else tf.cast(t, tfd)
     if isinstance(a, (list, tuple)):
         arr = onp.asarray(_nested_numpy(a))
         if arr.dtype == object:
@@ -126,6 +122,12 @@ def from_python(a: Any, dtype: Any = None) -> tf.Tensor:
     raise TypeError(f"input data must be `int`, `float`, `bool`, `Tensor`, `list`, `tuple`, but got {type(a)}")
 
 
+def _has_symbolic(a: Any) -> bool:
+    if isinstance(a, (list, tuple)):
+        return any(_has_symbolic(v) for v in a)
+    return is_tensor(a) and not tf.executing_eagerly()
+
+
 def to_tf(x: Any, dtype: tf.DType | None = None) -> tf.Tensor:
     """Any array-like argument as a ``tf.Tensor`` (Tensors keep their dtype unless ``dtype`` is given)."""
     if isinstance(x, (Tensor, tf.Tensor, tf.Variable)):
@@ -136,12 +138,6 @@ def to_tf(x: Any, dtype: tf.DType | None = None) -> tf.Tensor:
         t = tf.cast(t, dtype)
     return t
 
-
-def to_tensor(x: Any) -> Tensor:
-    """Any array-like argument as a tfspore Tensor (python data converted as :func:`from_python`)."""
-    if isinstance(x, Tensor):
-        return x
-    return Tensor(to_tf(x))
 
 
 def check_tensor(api: str, *xs: Any) -> None:
@@ -163,6 +159,23 @@ def shape_of(t: tf.Tensor) -> list:
         return shp
     dyn = tf.shape(t)
     return [d if d is not None else dyn[i] for i, d in enumerate(shp)]
+
+
+def broadcast_shape(*ts: tf.Tensor) -> Any:
+    """The broadcast shape of tensors: a list of ints when static, a shape tensor otherwise.
+
+    Raises:
+        ValueError: when the static shapes cannot broadcast.
+    """
+    static = tf.TensorShape([])
+    for t in ts:
+        static = tf.broadcast_static_shape(static, t.shape)
+    if static.is_fully_defined():
+        return static.as_list()
+    dyn = tf.shape(ts[0])
+    for t in ts[1:]:
+        dyn = tf.broadcast_dynamic_shape(dyn, tf.shape(t))
+    return dyn
 
 
 def check_shape(shape: Any) -> tuple:
@@ -216,12 +229,6 @@ def check_int(api: str, arg: str, value: Any) -> int:
         raise TypeError(f"For '{api}', the '{arg}' should be an integer, but got {type(value)}: {value!r}")
     return int(value)
 
-
-def check_bool(api: str, arg: str, value: Any) -> bool:
-    """A bool argument, or TypeError."""
-    if not isinstance(value, bool):
-        raise TypeError(f"For '{api}', the '{arg}' should be a bool, but got {type(value)}: {value!r}")
-    return value
 
 
 _PROMOTION_ORDER = {

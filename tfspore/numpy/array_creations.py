@@ -60,7 +60,7 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> Ten
     if ndmin > res.shape.rank:
         if res.shape.num_elements() == 0:
             raise ValueError("Empty tensor cannot be expanded beyond the current dimension.")
-        res = tf.reshape(res, [1] * (ndmin - res.shape.rank) + res.shape.as_list())
+        res = tf.reshape(res, [1] * (ndmin - res.shape.rank) + U.shape_of(res))
     elif copy and U.is_tensor(obj):
         res = tf.identity(res)
     return Tensor(res)
@@ -81,7 +81,7 @@ def copy_(a: Any) -> Tensor:
 
 def _fill(shape: Any, value: Any, dtype: Any) -> Tensor:
     shape = U.check_shape(shape)
-    return Tensor(tf.fill(shape, tf.constant(value, U.check_dtype(dtype).tf_dtype)))
+    return Tensor(tf.fill(shape, tf.cast(tf.constant(value), U.check_dtype(dtype).tf_dtype)))
 
 
 def ones(shape: Any, dtype: Any = mstype.float32) -> Tensor:
@@ -109,7 +109,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:
     if not isinstance(fill_value, U.ARRAY_TYPES):
         raise TypeError(f"fill value should be int, float, bool, list, tuple, Tensor, but got {type(fill_value)}")
     if isinstance(fill_value, (bool, numbers.Number)) and not U.is_tensor(fill_value):
-        dt = U.check_dtype(dtype) if dtype is not None else U._scalar_dtype(fill_value)
+        dt = U.check_dtype(dtype) if dtype is not None else U.scalar_dtype(fill_value)
         return _fill(shape, fill_value, dt)
     v = U.to_tf(fill_value, None if dtype is None else U.tf_dtype(dtype))
     return Tensor(tf.broadcast_to(v, shape))
@@ -120,9 +120,9 @@ def _like(a: Any, dtype: Any, shape: Any) -> tuple:
         raise TypeError(f"prototype should be int, float, bool, list, tuple, Tensor, but got {type(a)}")
     t = U.to_tf(a)
     dt = t.dtype if dtype is None else U.tf_dtype(dtype)
-    shp = U.static_shape(t) if shape is None or (isinstance(shape, (list, tuple)) and not shape) else \
-        U.check_shape(shape)
-    return shp, dt
+    if shape is None or (isinstance(shape, (list, tuple)) and not shape):
+        return (U.static_shape(t) if t.shape.is_fully_defined() else tf.shape(t)), dt
+    return U.check_shape(shape), dt
 
 
 def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Tensor:
@@ -167,7 +167,7 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
         1-D Tensor.
     """
     start, stop, step = (_number(v, "arange", n) for v, n in ((start, "start"), (stop, "stop"), (step, "step")))
-    dt = U._scalar_dtype(start, stop, step) if dtype is None else U.check_dtype(dtype)
+    dt = U.scalar_dtype(start, stop, step) if dtype is None else U.check_dtype(dtype)
     if dt is mstype.bool_:
         dt = mstype.int32
     if step == 0:
@@ -387,7 +387,7 @@ def meshgrid(*xi: Any, sparse: bool = False, indexing: str = "xy") -> list:
         raise TypeError("Valid values for `indexing` are 'xy' and 'ij'.")
     grids = [tf.reshape(U.to_tf(x), [-1]) for x in xi]
     ndim = len(grids)
-    sizes = [g.shape[0] for g in grids]
+    sizes = [U.shape_of(g)[0] for g in grids]
     if indexing == "xy" and ndim > 1:
         sizes[0], sizes[1] = sizes[1], sizes[0]
     res = []

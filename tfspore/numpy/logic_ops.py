@@ -118,7 +118,7 @@ def logical_not(a: Any, dtype: Any = None) -> Tensor:
 def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
     """Whether ``|a - b| <= atol + rtol * |b|`` element-wise (NaNs equal when ``equal_nan``)."""
     x, y = U.promote_all([U.to_tf(a), U.to_tf(b)])
-    shp = tf.broadcast_static_shape(x.shape, y.shape)
+    shp = U.broadcast_shape(x, y)
     x, y = tf.broadcast_to(x, shp), tf.broadcast_to(y, shp)
     if not x.dtype.is_floating:
         return Tensor(tf.abs(tf.cast(x, tf.float64) - tf.cast(y, tf.float64)) <= atol + rtol * tf.abs(

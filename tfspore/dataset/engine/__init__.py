@@ -14,6 +14,7 @@ from tfspore.dataset.engine._tf_data import TFDataDataset, from_tf_data
 from tfspore.dataset.engine.cache_client import DatasetCache
 from tfspore.dataset.engine.datasets_vision import Cifar10Dataset, Cifar100Dataset, ImageFolderDataset, MnistDataset
 from tfspore.dataset.engine.datasets_standard_format import TFRecordDataset
+from tfspore.dataset.engine.datasets_mindrecord import MindDataset
 
 __all__ = ["config", "Dataset", "SourceDataset", "MappableSource", "MappableDataset", "BatchInfo", "zip",
            "next_op_seed", "GeneratorDataset", "NumpySlicesDataset", "PaddedDataset", "Schema", "Iterator",
@@ -21,3 +22,4 @@ __all__ = ["config", "Dataset", "SourceDataset", "MappableSource", "MappableData
            "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler",
            "IterSampler", "PKSampler", "Shuffle", "TFDataDataset", "from_tf_data", "DatasetCache",
            "MnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "TFRecordDataset"]
+__all__.append("MindDataset")

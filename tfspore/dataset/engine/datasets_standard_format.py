@@ -18,8 +18,9 @@ import tensorflow as tf
 from tfspore.dataset.engine import _validation as v
 from tfspore.dataset.engine.datasets import SourceDataset, next_op_seed
 from tfspore.dataset.engine.samplers import Shuffle
+from tfspore.dataset.engine.datasets_mindrecord import MindDataset  # MindSpore's path of MindDataset
 
-__all__ = ["TFRecordDataset"]
+__all__ = ["TFRecordDataset", "MindDataset"]
 
 _SHUFFLE_BUFFER = 10000
 _KINDS = {"bytes_list": tf.string, "float_list": tf.float32, "int64_list": tf.int64}

@@ -13,6 +13,7 @@ from tfspore.dataset.transforms import transforms  # noqa: F401  (MindSpore expo
 from tfspore.dataset.transforms._base import PyTensorOperation, TensorOperation
 from tfspore.dataset.transforms.transforms import (Compose, Concatenate, Duplicate, Fill, OneHot, RandomApply,
                                                    RandomChoice, TypeCast, not_random)
+from tfspore.dataset.transforms._tensor_ops import Mask, PadEnd, Relational, Slice
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "OneHot", "RandomApply", "RandomChoice", "TypeCast",
-           "not_random", "TensorOperation", "PyTensorOperation"]
+           "not_random", "Mask", "PadEnd", "Relational", "Slice", "TensorOperation", "PyTensorOperation"]

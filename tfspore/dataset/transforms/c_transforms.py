@@ -6,6 +6,7 @@ Example:
 """
 from tfspore.dataset.transforms.transforms import (Compose, Concatenate, Duplicate, Fill, OneHot, RandomApply,
                                                    RandomChoice, TypeCast, not_random)
+from tfspore.dataset.transforms._tensor_ops import Mask, PadEnd, Relational, Slice
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "OneHot", "RandomApply", "RandomChoice", "TypeCast",
-           "not_random"]
+           "not_random", "Mask", "PadEnd", "Relational", "Slice"]

@@ -18,9 +18,10 @@ import tensorflow as tf
 
 from tfspore.dataset.transforms import _checks as c
 from tfspore.dataset.transforms._base import TensorOperation, apply_op, to_np_dtype, to_tf_dtype
+from tfspore.dataset.transforms._tensor_ops import Mask, PadEnd, Relational, Slice
 
 __all__ = ["TypeCast", "OneHot", "Compose", "Duplicate", "Fill", "Concatenate", "RandomApply", "RandomChoice",
-           "not_random"]
+           "not_random", "Mask", "PadEnd", "Relational", "Slice"]
 
 
 def not_random(function: Callable) -> Callable:

@@ -24,7 +24,9 @@ from tfspore.dataset.vision._adjust import (AdjustSharpness, AutoContrast, Equal
                                             RandomSolarize, Solarize)
 from tfspore.dataset.vision._affine import Affine, RandomAffine
 from tfspore.dataset.vision._auto_augment import RandomSelectSubpolicy, UniformAugment
-from tfspore.dataset.vision._resized_crop import RandomCropDecodeResize
+from tfspore.dataset.vision._batch_mix import MixUpBatch
+from tfspore.dataset.vision._normalize_pad import NormalizePad
+from tfspore.dataset.vision._resized_crop import RandomCropDecodeResize, RandomResize
 from tfspore.dataset.vision._erase import CutOut, RandomErasing
 
 __all__ = ["CenterCrop", "ConvertColor", "Crop", "Decode", "Grayscale", "HorizontalFlip", "HWC2CHW", "Normalize",
@@ -35,4 +37,4 @@ __all__ = ["CenterCrop", "ConvertColor", "Crop", "Decode", "Grayscale", "Horizon
            "Posterize", "RandomAdjustSharpness", "RandomAffine", "RandomAutoContrast", "RandomColor",
            "RandomCropDecodeResize", "RandomEqualize", "RandomErasing", "RandomGrayscale", "RandomInvert",
            "RandomPosterize", "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize", "Solarize",
-           "UniformAugment"]
+           "UniformAugment", "MixUpBatch", "NormalizePad", "RandomResize"]

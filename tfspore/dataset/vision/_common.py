@@ -13,7 +13,7 @@ __all__ = ["INTER_METHOD", "check_inter", "image_rank_check", "resize_image", "r
            "encoded_to_string"]
 
 INTER_METHOD = {Inter.NEAREST: _resize.NEAREST, Inter.LINEAR: _resize.LINEAR, Inter.CUBIC: _resize.CUBIC,
-                Inter.AREA: _resize.AREA, Inter.PILCUBIC: _resize.PILCUBIC}
+                Inter.AREA: _resize.AREA, Inter.PILCUBIC: _resize.PILCUBIC, Inter.ANTIALIAS: _resize.PILLANCZOS}
 
 
 def check_inter(value: Any, name: str, api: str, allowed: Sequence[Inter] = tuple(INTER_METHOD)) -> Inter:

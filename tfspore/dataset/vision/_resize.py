@@ -13,7 +13,9 @@ computed as OpenCV computes them:
 - ``area``: exact box averaging when shrinking both axes, OpenCV's "area" variant of bilinear
   otherwise;
 - ``pilcubic``: Pillow's bicubic (a=-0.5, kernel widened when shrinking), uint8 in Pillow's
-  22-bit fixed point with the intermediate rounded to uint8, as MindSpore's PILCUBIC does.
+  22-bit fixed point with the intermediate rounded to uint8, as MindSpore's PILCUBIC does;
+- ``pillanczos``: Pillow's LANCZOS (``Inter.ANTIALIAS``; sinc windowed over 3 lobes, widened when
+  shrinking), with the same fixed-point passes.
 
 All functions take an HWC (or HW) tensor of dynamic shape and keep its dtype: integer outputs
 are rounded and saturated.
@@ -25,13 +27,14 @@ from typing import Any, Optional, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-__all__ = ["resize", "LINEAR", "NEAREST", "CUBIC", "AREA", "PILCUBIC"]
+__all__ = ["resize", "LINEAR", "NEAREST", "CUBIC", "AREA", "PILCUBIC", "PILLANCZOS"]
 
 LINEAR = "linear"
 NEAREST = "nearest"
 CUBIC = "cubic"
 AREA = "area"
 PILCUBIC = "pilcubic"
+PILLANCZOS = "pillanczos"
 
 _COEF_BITS = 11
 _COEF_SCALE = 1 << _COEF_BITS
@@ -54,6 +57,7 @@ class _NumpyMath:
         return np.asarray(x).astype(dtype)
 
     floor = staticmethod(np.floor)
+    sin = staticmethod(np.sin)
     round = staticmethod(np.round)  # half to even, as cvRound
     abs = staticmethod(np.abs)
     where = staticmethod(np.where)
@@ -85,6 +89,7 @@ class _TFMath:
         return tf.cast(x, tf.as_dtype(dtype))
 
     floor = staticmethod(tf.floor)
+    sin = staticmethod(tf.sin)
     round = staticmethod(tf.round)
     abs = staticmethod(tf.abs)
     where = staticmethod(tf.where)
@@ -178,20 +183,29 @@ def _integer_scale(m, in_size, out_size):
     return m.abs(scale - m.round(scale)) < _DBL_EPSILON
 
 
-def _pil_weights(m, in_size, out_size):
-    """Pillow's bicubic (a=-0.5) weights [out, in] (float64), the kernel widened when shrinking."""
+def _sinc(m, x):
+    safe = m.where(x == 0.0, x * 0.0 + 1.0, x * np.pi)
+    return m.where(x == 0.0, x * 0.0 + 1.0, m.sin(safe) / safe)
+
+
+def _pil_weights(m, in_size, out_size, kernel: str = PILCUBIC):
+    """Pillow's weights [out, in] (float64) for bicubic (a=-0.5) or LANCZOS, the kernel widened when shrinking."""
     in_f = m.cast(in_size, "float64")
     scale = in_f / m.cast(out_size, "float64")
     filterscale = m.maximum(scale, 1.0)
-    support = 2.0 * filterscale
+    support = (3.0 if kernel == PILLANCZOS else 2.0) * filterscale
     center = (m.arange(out_size) + 0.5) * scale
     xmin = m.maximum(m.floor(center - support + 0.5), 0.0)
     xmax = m.minimum(m.floor(center + support + 0.5), in_f)
     i = m.arange(in_size)[None, :]
-    t = m.abs((i - center[:, None] + 0.5) / filterscale)
-    a = -0.5
-    w = m.where(t < 1.0, ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0,
-                m.where(t < 2.0, (((t - 5.0) * t + 8.0) * t - 4.0) * a, t * 0.0))
+    if kernel == PILLANCZOS:
+        t = (i - center[:, None] + 0.5) / filterscale
+        w = m.where(m.abs(t) < 3.0, _sinc(m, t) * _sinc(m, t / 3.0), t * 0.0)
+    else:
+        t = m.abs((i - center[:, None] + 0.5) / filterscale)
+        a = -0.5
+        w = m.where(t < 1.0, ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0,
+                    m.where(t < 2.0, (((t - 5.0) * t + 8.0) * t - 4.0) * a, t * 0.0))
     inside = (i >= xmin[:, None]) & (i < xmax[:, None])
     w = m.where(inside, w, w * 0.0)
     total = (w.sum(axis=1, keepdims=True) if isinstance(w, np.ndarray)
@@ -286,9 +300,9 @@ def _area_fast(x: tf.Tensor, m, in_h, in_w, out_h, out_w) -> tf.Tensor:
     return _round_saturate(total * scale, dtype)
 
 
-def _pil_pass(x: tf.Tensor, m, in_size, out_size, axis: int, fixed: bool) -> tf.Tensor:
+def _pil_pass(x: tf.Tensor, m, in_size, out_size, axis: int, fixed: bool, kernel: str = PILCUBIC) -> tf.Tensor:
     """One Pillow resampling pass along `axis` (fixed point with uint8 rounding for uint8 images)."""
-    w = _pil_weights(m, in_size, out_size)
+    w = _pil_weights(m, in_size, out_size, kernel)
     if fixed:
         scaled = w * float(1 << _PIL_BITS)
         w = m.where(scaled < 0.0, -m.floor(-scaled + 0.5), m.floor(scaled + 0.5))
@@ -313,7 +327,7 @@ def resize(image: tf.Tensor, out_h: IntLike, out_w: IntLike, method: str = LINEA
         image: A rank-2 or rank-3 tensor (uint8, uint16, int16, float32 or float64).
         out_h: Output height (int or scalar int tensor).
         out_w: Output width.
-        method: One of ``linear``, ``nearest``, ``cubic``, ``area``, ``pilcubic``.
+        method: One of ``linear``, ``nearest``, ``cubic``, ``area``, ``pilcubic``, ``pillanczos``.
 
     Returns:
         The resized image, same rank and dtype as `image`.
@@ -355,17 +369,17 @@ def resize(image: tf.Tensor, out_h: IntLike, out_w: IntLike, method: str = LINEA
             out = _fixed_point_cubic_u8(x, idx_y, w_y, idx_x, w_x)
         else:
             out = _round_saturate(_apply_taps(_apply_taps(tf.cast(x, work), idx_x, w_x, 1), idx_y, w_y, 0), dtype)
-    elif method == PILCUBIC:
+    elif method in (PILCUBIC, PILLANCZOS):
         fixed = dtype == tf.uint8
         y = tf.cast(x, tf.float64)
         if static:
             if in_w != out_w:
-                y = _pil_pass(y, m, in_w, out_w, 1, fixed)
+                y = _pil_pass(y, m, in_w, out_w, 1, fixed, method)
             if in_h != out_h:
-                y = _pil_pass(y, m, in_h, out_h, 0, fixed)
+                y = _pil_pass(y, m, in_h, out_h, 0, fixed, method)
         else:
-            y = tf.cond(tf.equal(in_w, out_w), lambda: y, lambda: _pil_pass(y, m, in_w, out_w, 1, fixed))
-            y = tf.cond(tf.equal(in_h, out_h), lambda: y, lambda: _pil_pass(y, m, in_h, out_h, 0, fixed))
+            y = tf.cond(tf.equal(in_w, out_w), lambda: y, lambda: _pil_pass(y, m, in_w, out_w, 1, fixed, method))
+            y = tf.cond(tf.equal(in_h, out_h), lambda: y, lambda: _pil_pass(y, m, in_h, out_h, 0, fixed, method))
         out = _round_saturate(y, dtype)
     elif method == LINEAR:
         # OpenCV resizes by exactly one half on both axes with the (faster) area code.

@@ -1,9 +1,11 @@
-"""Random-area crops resized to a fixed size: ``RandomResizedCrop`` and ``RandomCropDecodeResize``.
+"""Random resizing: ``RandomResizedCrop``, ``RandomCropDecodeResize`` and ``RandomResize``.
 
 Both draw MindSpore's crop box (``RandomResizedCrop._crop_box``). ``RandomCropDecodeResize``
 decodes JPEG input with ``tf.image.decode_and_crop_jpeg``: libjpeg-turbo decodes just the rows
 and iMCU columns of the window, as MindSpore's ``JpegCropAndDecode`` does, after the box is drawn
-from the size in the JPEG header. Other formats are decoded whole and cropped.
+from the size in the JPEG header. Other formats are decoded whole and cropped. With chroma
+subsampling, the crop's edge columns upsample chroma from inside the window, so they can differ
+from a crop of the fully decoded image, in MindSpore as here.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from tfspore.dataset.vision._common import (check_inter, encoded_to_string, imag
                                             round_half_away)
 from tfspore.dataset.vision.utils import Inter
 
-__all__ = ["RandomResizedCrop", "RandomCropDecodeResize"]
+__all__ = ["RandomResizedCrop", "RandomCropDecodeResize", "RandomResize"]
 
 
 class RandomResizedCrop(ImageTensorOperation):
@@ -191,3 +193,30 @@ class RandomCropDecodeResize(RandomResizedCrop):
 
         out = tf.cond(tf.io.is_jpeg(raw), _jpeg, _other)
         return tf.ensure_shape(out, [self.size[0], self.size[1], 3])
+
+
+class RandomResize(ImageTensorOperation):
+    """Resize with an interpolation chosen uniformly from bilinear, nearest, bicubic and area.
+
+    Args:
+        size: ``(height, width)``, or an int: the shorter side becomes `size` keeping the ratio.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore.dataset import vision
+        >>> vision.RandomResize((3, 5))(np.zeros((6, 8, 3), np.uint8)).shape
+        (3, 5, 3)
+    """
+
+    _tf_random = True
+    _MODES = (Inter.LINEAR, Inter.NEAREST, Inter.CUBIC, Inter.AREA)
+
+    def __init__(self, size: Union[int, Sequence[int]]) -> None:
+        super().__init__()
+        self.size = c.check_size(size, "RandomResize")
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        image_rank_check(image, "RandomResize")
+        index = self._uniform((), 0, len(self._MODES), dtype=tf.int32)
+        branches = [lambda mode=mode: resize_image(image, self.size, mode) for mode in self._MODES]
+        return tf.switch_case(index, branches)

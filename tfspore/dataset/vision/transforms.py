@@ -30,9 +30,10 @@ from tfspore.dataset.vision._adjust import (AdjustSharpness, AutoContrast, Equal
                                             RandomSolarize, Solarize)
 from tfspore.dataset.vision._affine import Affine, RandomAffine
 from tfspore.dataset.vision._auto_augment import RandomSelectSubpolicy, UniformAugment
+from tfspore.dataset.vision._batch_mix import MixUpBatch
 from tfspore.dataset.vision._common import check_inter, encoded_to_string, image_rank_check, resize_image
 from tfspore.dataset.vision._erase import CutOut, RandomErasing
-from tfspore.dataset.vision._resized_crop import RandomCropDecodeResize, RandomResizedCrop
+from tfspore.dataset.vision._resized_crop import RandomCropDecodeResize, RandomResize, RandomResizedCrop
 from tfspore.dataset.vision.utils import Border, ConvertMode, Inter
 
 __all__ = ["Decode", "Resize", "Rescale", "Normalize", "HWC2CHW", "CenterCrop", "RandomCrop", "RandomResizedCrop",
@@ -43,7 +44,7 @@ __all__ = ["Decode", "Resize", "Rescale", "Normalize", "HWC2CHW", "CenterCrop", 
            "AdjustSharpness", "Affine", "AutoContrast", "CutOut", "Equalize", "Invert", "Posterize",
            "RandomAdjustSharpness", "RandomAffine", "RandomAutoContrast", "RandomColor", "RandomCropDecodeResize",
            "RandomEqualize", "RandomErasing", "RandomGrayscale", "RandomInvert", "RandomPosterize",
-           "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize", "Solarize", "UniformAugment"]
+           "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize", "Solarize", "UniformAugment", "MixUpBatch", "RandomResize"]
 
 # ------------------------------------------------------------------------------------ decode
 class Decode(ImageTensorOperation):

@@ -41,3 +41,20 @@ __all__.extend(conv3d_transpose.__all__)
 from tfspore.nn.layer import pooling3d  # noqa: E402
 from tfspore.nn.layer.pooling3d import *  # noqa: F401,F403,E402
 __all__.extend(pooling3d.__all__)
+from tfspore.nn.layer import padding  # noqa: E402
+from tfspore.nn.layer.padding import *  # noqa: F401,F403,E402
+__all__.extend(padding.__all__)
+from tfspore.nn.layer import rearrange  # noqa: E402
+from tfspore.nn.layer.rearrange import *  # noqa: F401,F403,E402
+__all__.extend(rearrange.__all__)
+from tfspore.nn.layer import tensor_cells  # noqa: E402
+from tfspore.nn.layer.tensor_cells import *  # noqa: F401,F403,E402
+__all__.extend(tensor_cells.__all__)
+from tfspore.nn.layer import pooling_extra  # noqa: E402
+from tfspore.nn.layer.pooling_extra import *  # noqa: F401,F403,E402
+__all__.extend(pooling_extra.__all__)
+from tfspore.nn.layer import bidense, timedistributed  # noqa: E402
+from tfspore.nn.layer.bidense import *  # noqa: F401,F403,E402
+from tfspore.nn.layer.timedistributed import *  # noqa: F401,F403,E402
+__all__.extend(bidense.__all__)
+__all__.extend(timedistributed.__all__)

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore.nn.layer._utils import cast_to
-from tfspore.ops.function._kernel_dtype import kernel_dtype, kernel_operand
+from tfspore.ops.function._kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import TO_NCHW, gpu_visible, nchw_supported, to_nhwc
 
 __all__ = []
@@ -87,11 +87,11 @@ def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padd
         padding = "VALID"
     low = x.dtype
     cdt = kernel_dtype(low)
-    filt = tf.transpose(kernel_operand(w, cdt), [2, 3, 1, 0])
+    filt = tf.transpose(cast_to(w, cdt), [2, 3, 1, 0])
     sh, sw = stride
     dh, dw = dilation
     if _direct_nchw_conv():
-        return cast_to(tf.nn.conv2d(kernel_operand(x, cdt), filt, [1, 1, sh, sw], padding, data_format="NCHW",
+        return cast_to(tf.nn.conv2d(cast_to(x, cdt), filt, [1, 1, sh, sw], padding, data_format="NCHW",
                                     dilations=[1, 1, dh, dw]), low)
     native = _native_cpu_kernels()
     if group > 1 and not native:
@@ -99,8 +99,8 @@ def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padd
         if group == cin and sh == sw:
             # depthwise: TensorFlow's depthwise kernel has CPU gradients
             mult = w.shape[0] // cin
-            dfilt = tf.transpose(tf.reshape(kernel_operand(w, cdt), [cin, mult, w.shape[2], w.shape[3]]), [2, 3, 0, 1])
-            y = tf.nn.depthwise_conv2d(kernel_operand(to_nhwc(x), cdt), dfilt, [1, sh, sw, 1], padding,
+            dfilt = tf.transpose(tf.reshape(cast_to(w, cdt), [cin, mult, w.shape[2], w.shape[3]]), [2, 3, 0, 1])
+            y = tf.nn.depthwise_conv2d(cast_to(to_nhwc(x), cdt), dfilt, [1, sh, sw, 1], padding,
                                        dilations=[dh, dw])
             return tf.transpose(cast_to(y, low), TO_NCHW)
         xs = tf.split(x, group, axis=1)
@@ -109,7 +109,7 @@ def conv2d_nchw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, padd
     if not native and (dh > 1 or dw > 1):
         filt = _dilate_filter(filt, (dh, dw))
         dh = dw = 1
-    y = tf.nn.conv2d(kernel_operand(to_nhwc(x), cdt), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
+    y = tf.nn.conv2d(cast_to(to_nhwc(x), cdt), filt, [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
     return tf.transpose(cast_to(y, low), TO_NCHW)
 
 
@@ -127,11 +127,11 @@ def conv3d_ncdhw(x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tuple, pad
                             dilations=[1, 1, *dilation])
     low = x.dtype
     cdt = kernel_dtype(low)
-    filt = tf.transpose(kernel_operand(w, cdt), [2, 3, 4, 1, 0])
+    filt = tf.transpose(cast_to(w, cdt), [2, 3, 4, 1, 0])
     if not _native_cpu_kernels() and max(dilation) > 1:
         filt = _dilate_filter(filt, dilation)
         dilation = (1, 1, 1)
-    y = tf.nn.conv3d(kernel_operand(tf.transpose(x, [0, 2, 3, 4, 1]), cdt), filt, [1, *stride, 1], padding,
+    y = tf.nn.conv3d(cast_to(tf.transpose(x, [0, 2, 3, 4, 1]), cdt), filt, [1, *stride, 1], padding,
                      dilations=[1, *dilation, 1])
     return tf.transpose(cast_to(y, low), [0, 4, 1, 2, 3])
 
@@ -167,19 +167,19 @@ def conv2d_transpose_nchw(x: tf.Tensor, w: tf.Tensor, out_hw: tuple, stride: tup
         padding = "VALID"
     low = x.dtype
     cdt = kernel_dtype(low)
-    filt = tf.transpose(kernel_operand(w, cdt), [2, 3, 1, 0])  # (kh, kw, out, in)
+    filt = tf.transpose(cast_to(w, cdt), [2, 3, 1, 0])  # (kh, kw, out, in)
     n = tf.shape(x)[0]
     cout = w.shape[1]
     sh, sw = stride
     dh, dw = dilation
     if nchw_supported("conv_transpose"):
-        y = cast_to(tf.nn.conv2d_transpose(kernel_operand(x, cdt), filt, tf.stack([n, cout, oh, ow]), [1, 1, sh, sw],
+        y = cast_to(tf.nn.conv2d_transpose(cast_to(x, cdt), filt, tf.stack([n, cout, oh, ow]), [1, 1, sh, sw],
                                            padding, data_format="NCHW", dilations=[1, 1, dh, dw]), low)
     else:
         if not _native_cpu_kernels() and (dh > 1 or dw > 1):
             filt = _dilate_filter(filt, (dh, dw))
             dh = dw = 1
-        y = tf.nn.conv2d_transpose(kernel_operand(tf.transpose(x, [0, 2, 3, 1]), cdt), filt,
+        y = tf.nn.conv2d_transpose(cast_to(tf.transpose(x, [0, 2, 3, 1]), cdt), filt,
                                    tf.stack([n, oh, ow, cout]), [1, sh, sw, 1], padding, dilations=[1, dh, dw, 1])
         y = tf.transpose(cast_to(y, low), [0, 3, 1, 2])
     if crop is not None:

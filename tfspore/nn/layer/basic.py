@@ -28,6 +28,7 @@ from tfspore.ops.function._kernel_dtype import fast_matmul
 
 __all__ = ["Dense", "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Identity", "Pad",
            "Upsample"]
+__all__ += ["Linear"]
 
 _logger = logging.getLogger("tfspore")
 _WARNED: set = set()
@@ -487,3 +488,45 @@ class Upsample(Cell):
             v = cast_to(v, compute_dtype(self, v))
         return _pool.interpolate(v, self.size, self.scale_factor, self.mode, self.align_corners,
                                  self.recompute_scale_factor)
+
+
+class Linear(Dense):
+    """The affine layer ``x @ weight^T + bias`` with PyTorch-style arguments (MindSpore 2.x's ``nn.Linear``).
+
+    The Parameters are ``weight`` ``(out_features, in_features)`` and ``bias`` ``(out_features,)``, as
+    for ``Dense``.
+
+    Args:
+        in_features: the size of the last input dimension.
+        out_features: the size of the last output dimension.
+        bias: whether to add a bias.
+        weight_init: the weight initializer. Default: ``HeUniform(math.sqrt(5))``.
+        bias_init: the bias initializer. Default: ``Uniform(1/sqrt(in_features))``.
+        dtype: the parameter dtype (float32 when None).
+
+    Inputs:
+        x: a Tensor of shape ``(*, in_features)``.
+
+    Outputs:
+        A Tensor of shape ``(*, out_features)``.
+
+    Raises:
+        TypeError: when a size is not an int or ``bias`` not a bool.
+        ValueError: when a Tensor initializer has the wrong shape.
+
+    Example:
+        >>> Linear(3, 4).weight.shape
+        (4, 3)
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, weight_init: Any = None,
+                 bias_init: Any = None, dtype: Any = None) -> None:
+        super().__init__(in_features, out_features, weight_init, bias_init, bias,
+                         dtype=mstype.float32 if dtype is None else dtype)
+        self.in_features, self.out_features = self.in_channels, self.out_channels
+
+    def extend_repr(self) -> str:
+        s = f"input_features={self.in_features}, output_features={self.out_features}"
+        if self.has_bias:
+            s += f", has_bias={self.has_bias}"
+        return s

@@ -30,7 +30,7 @@ from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.container import CellList
 from tfspore.nn.layer.conv import Conv2d
 
-__all__ = ["ResizeBilinear", "SSIM", "MSSSIM", "PSNR"]
+__all__ = ["ResizeBilinear", "SSIM", "MSSSIM", "PSNR", "CentralCrop", "ImageGradients"]
 
 
 class ResizeBilinear(Cell):
@@ -346,3 +346,75 @@ class PSNR(Cell):
         b, _ = _to_float(b, self.max_val)
         mse = tf.reduce_mean(tf.square(a - b), [-3, -2, -1])
         return _wrap(10.0 * tf.math.log(tf.constant(max_val * max_val, tf.float32) / mse) / float(np.log(10.0)))
+
+
+class CentralCrop(Cell):
+    """Crop the central ``central_fraction`` of the height and width of a ``(C, H, W)`` or ``(N, C, H, W)`` image.
+
+    The crop starts at ``int((H - H * central_fraction) / 2)`` and keeps the same margin at the end.
+
+    Args:
+        central_fraction: a float in (0, 1].
+
+    Inputs:
+        image: a 3-D or 4-D Tensor.
+
+    Outputs:
+        The cropped Tensor.
+
+    Raises:
+        TypeError: when ``central_fraction`` is not a float.
+        ValueError: when it is outside (0, 1]; at call time, for an image that is not 3-D or 4-D.
+
+    Example:
+        >>> CentralCrop(0.5)(Tensor(np.ones((3, 8, 8), np.float32))).shape
+        (3, 4, 4)
+    """
+
+    def __init__(self, central_fraction: float) -> None:
+        super().__init__()
+        if not isinstance(central_fraction, float):
+            raise TypeError(f"For '{self.cls_name}', the type of 'central_fraction' should be 'float', but got type "
+                            f"'{type(central_fraction).__name__}'.")
+        if not 0.0 < central_fraction <= 1.0:
+            raise ValueError(f"For '{self.cls_name}', the 'central_fraction' must be in range of (0.0, 1.0], but got "
+                             f"{central_fraction}.")
+        self.central_fraction = central_fraction
+
+    def construct(self, image: Any) -> Tensor:
+        v = to_tf(image)
+        rank = v.shape.rank
+        if rank not in (3, 4):
+            raise ValueError(f"{self.cls_name} image must be 3d or 4d, but got shape {tuple(v.shape.as_list())}")
+        if self.central_fraction == 1.0:
+            return image
+        h, w = v.shape[-2], v.shape[-1]
+        top = int((float(h) - float(h * self.central_fraction)) / 2)
+        left = int((float(w) - float(w * self.central_fraction)) / 2)
+        return _wrap(v[..., top:h - top, left:w - left])
+
+
+class ImageGradients(Cell):
+    """The forward differences ``(dy, dx)`` of an NCHW image; the last row of ``dy`` and column of ``dx`` are 0.
+
+    Inputs:
+        images: a Tensor of shape ``(N, C, H, W)``.
+
+    Outputs:
+        ``(dy, dx)``, each of the shape of ``images``.
+
+    Raises:
+        ValueError: for an input that is not 4-D.
+
+    Example:
+        >>> dy, dx = ImageGradients()(Tensor(np.ones((1, 1, 2, 2), np.float32)))
+        >>> dy.shape
+        (1, 1, 2, 2)
+    """
+
+    def construct(self, images: Any) -> tuple:
+        v = to_tf(images)
+        _check_4d(self.cls_name, v, "images")
+        dy = tf.concat([v[:, :, 1:, :] - v[:, :, :-1, :], tf.zeros_like(v[:, :, :1, :])], axis=2)
+        dx = tf.concat([v[:, :, :, 1:] - v[:, :, :, :-1], tf.zeros_like(v[:, :, :, :1])], axis=3)
+        return _wrap(dy), _wrap(dx)

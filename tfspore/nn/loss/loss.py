@@ -17,6 +17,8 @@ from tfspore.nn.loss._base import LossBase, _Loss  # noqa: F401  (_Loss: the dep
 from tfspore.nn.loss._classification import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, NLLLoss,
                                              SoftmaxCrossEntropyWithLogits)
 from tfspore.nn.loss._ctc import CTCLoss
+from tfspore.nn.loss._likelihood import (FocalLoss, GaussianNLLLoss, HingeEmbeddingLoss, MultiLabelSoftMarginLoss,
+                                         MultiMarginLoss, PoissonNLLLoss, TripletMarginLoss)
 from tfspore.nn.loss._dice import DiceLoss, MultiClassDiceLoss
 from tfspore.nn.loss._margin import CosineEmbeddingLoss, MarginRankingLoss, MultilabelMarginLoss, SoftMarginLoss
 from tfspore.nn.loss._regression import HuberLoss, L1Loss, MAELoss, MSELoss, RMSELoss, SmoothL1Loss
@@ -26,4 +28,5 @@ __all__ = [
     "BCEWithLogitsLoss", "CosineEmbeddingLoss", "DiceLoss", "MultiClassDiceLoss", "MultilabelMarginLoss",
     "RMSELoss", "MAELoss", "HuberLoss", "CrossEntropyLoss", "NLLLoss", "KLDivLoss", "MarginRankingLoss",
 ]
-__all__ += ["CTCLoss"]
+__all__ += ["CTCLoss", "FocalLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MultiLabelSoftMarginLoss",
+            "MultiMarginLoss", "PoissonNLLLoss", "TripletMarginLoss"]

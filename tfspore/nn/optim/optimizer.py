@@ -254,7 +254,7 @@ class Optimizer(Cell):
             self.dynamic_decay_flags = isinstance(weight_decay, Cell)
             self.exec_weight_decay = isinstance(weight_decay, Cell) or weight_decay > 0
             self.weight_decay = weight_decay if self.dynamic_decay_flags else Tensor(weight_decay, mstype.float32)
-        self.reciprocal_scale = 1.0 / self.loss_scale
+        self.reciprocal_scale = Tensor(1.0 / self.loss_scale, mstype.float32)  # a Tensor, as in MindSpore
         self.need_scale = self.loss_scale != 1.0
         self.global_step_increase_tensor = Tensor([1], mstype.int32)
         self.param_length = len(self._parameters)

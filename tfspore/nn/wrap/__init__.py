@@ -9,3 +9,6 @@ from tfspore.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossSca
 
 __all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "DistributedGradReducer"]
 __all__ += ["TrainOneStepWithLossScaleCell", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell"]
+from tfspore.nn.wrap.cell_wrapper import (MicroBatchInterleaved, ParameterUpdate, PipelineCell,  # noqa: E402
+                                          VirtualDatasetCellTriple)
+__all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate"]

@@ -16,6 +16,7 @@ Example:
 """
 from __future__ import annotations
 
+import logging
 import numbers
 from types import FunctionType, MethodType
 from typing import Any, Sequence
@@ -27,10 +28,12 @@ from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
+from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.basic import Identity
 from tfspore.ops.composite._grad import GradOperation, _apply_param_hooks, _differentiate
 
 __all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell"]
+__all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate"]
 
 
 def _get_attr_from_cell(cell: Cell, network: Any) -> None:
@@ -309,3 +312,179 @@ class TrainOneStepCell(Cell):
         if self.return_grad:
             return loss, {name: g for name, g in zip(self.weights_name, grads)}
         return loss
+
+
+class _VirtualDatasetCell(Cell):
+    """Marks the data-parallel dataset input of ``backbone`` (MindSpore's auto-parallel helper); calls it unchanged.
+
+    Under ``tf.distribute`` each replica already receives its own part of the batch.
+
+    Args:
+        backbone: the network.
+    """
+
+    def __init__(self, backbone: Cell) -> None:
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+        _get_attr_from_cell(self, backbone)
+
+    def construct(self, *inputs: Any) -> Any:
+        return self._backbone(*inputs)
+
+
+# ------------------------------------------------- micro-batch wrappers (one device: slice, run, add)
+class VirtualDatasetCellTriple(Cell):
+    """The deprecated three-input form of ``_VirtualDatasetCell``.
+
+    Args:
+        backbone: the network, called with three inputs.
+
+    Example:
+        >>> VirtualDatasetCellTriple(nn.Identity())  # doctest: +SKIP
+    """
+
+    def __init__(self, backbone: Cell) -> None:
+        super().__init__(auto_prefix=False)
+        logging.getLogger("tfspore").warning("WARN_DEPRECATED: The usage of VirtualDatasetCellTriple is deprecated.")
+        self._backbone = backbone
+        _get_attr_from_cell(self, backbone)
+
+    def construct(self, a: Any, b: Any, c: Any) -> Any:
+        return self._backbone(a, b, c)
+
+
+def _micro_slices(inputs: tuple, n: int, i: int) -> tuple:
+    """Part ``i`` of ``n`` of each input along its first axis."""
+    out = []
+    for x in inputs:
+        v = to_tf(x)
+        size = v.shape[0]
+        if size is not None and size % n != 0:
+            raise ValueError(f"For micro batch initialization, the 0th dimension shape of input({size}) must be "
+                             f"divided by micro size({n})")
+        step = (tf.shape(v)[0] // n) if size is None else size // n
+        out.append(_wrap(v[step * i:step * (i + 1)]))
+    return tuple(out)
+
+
+def _add(total: Any, value: Any) -> Any:
+    if total is None:
+        return value
+    return tf.nest.map_structure(lambda a, b: _wrap(to_tf(a) + to_tf(b)), total, value)
+
+
+class MicroBatchInterleaved(Cell):
+    """Split the batch into ``interleave_num`` parts, run ``network`` on each, and add the outputs.
+
+    Args:
+        network: the network (usually one returning a loss).
+        interleave_num: the number of parts (the batch size must divide by it).
+
+    Raises:
+        TypeError: when ``interleave_num`` is not an int.
+        ValueError: when it is not positive; at call time, when the batch does not divide.
+
+    Example:
+        >>> MicroBatchInterleaved(nn.Identity(), 2).interleave_num  # doctest: +SKIP
+        2
+    """
+
+    def __init__(self, network: Cell, interleave_num: int = 2) -> None:
+        super().__init__(auto_prefix=False)
+        if isinstance(interleave_num, bool) or not isinstance(interleave_num, int):
+            raise TypeError("For 'MicroBatchInterleaved', the argument 'interleave_num' must be integer, but got the "
+                            f"type : {type(interleave_num)}.")
+        if interleave_num <= 0:
+            raise ValueError("For 'MicroBatchInterleaved', the argument 'interleave_num' must be large than 0, but "
+                             f"got {interleave_num}.")
+        self.network = network
+        self.interleave_num = interleave_num
+        _get_attr_from_cell(self, network)
+
+    def construct(self, *inputs: Any) -> Any:
+        total = None
+        for i in range(self.interleave_num):
+            total = _add(total, self.network(*_micro_slices(inputs, self.interleave_num, i)))
+        return total
+
+
+class PipelineCell(Cell):
+    """Split the batch into ``micro_size`` micro-batches, run ``network`` on each, and add the outputs.
+
+    Args:
+        network: the network (usually one returning a loss).
+        micro_size: the number of micro-batches.
+        stage_config: optional ``{child name: stage}``; sets each child's ``pipeline_stage``.
+        segment_config: accepted for MindSpore's signature; unused.
+
+    Raises:
+        TypeError: when ``network`` is not a Cell or ``micro_size`` not an int.
+        ValueError: when ``micro_size`` is not positive.
+
+    Example:
+        >>> PipelineCell(nn.Identity(), 2).micro_size  # doctest: +SKIP
+        2
+    """
+
+    def __init__(self, network: Cell, micro_size: int, stage_config: dict | None = None,
+                 segment_config: dict | None = None) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'PipelineCell', the argument 'network' must cell type, but got the type : "
+                            f"{type(network)}.")
+        if isinstance(micro_size, bool) or not isinstance(micro_size, int):
+            raise TypeError(f"For 'PipelineCell', the argument 'micro_size' must be integer, but got the type : "
+                            f"{type(micro_size)}.")
+        if micro_size <= 0:
+            raise ValueError(f"For 'PipelineCell', the argument 'micro_size' must be large than 0, but got "
+                             f"{micro_size}.")
+        self.network = network
+        self.micro_size = micro_size
+        self.segment_config = segment_config
+        _get_attr_from_cell(self, network)
+        if stage_config:
+            for name, cell in network.cells_and_names():
+                if name in stage_config:
+                    cell.pipeline_stage = stage_config[name]
+
+    def construct(self, *inputs: Any) -> Any:
+        total = None
+        for i in range(self.micro_size):
+            total = _add(total, self.network(*_micro_slices(inputs, self.micro_size, i)))
+        return total
+
+
+class ParameterUpdate(Cell):
+    """Assign its input to ``param`` and return the input (a Cell that sets a Parameter inside a network).
+
+    Args:
+        param: the Parameter to update.
+
+    Inputs:
+        x: a Tensor of the Parameter's shape.
+
+    Outputs:
+        ``x``.
+
+    Raises:
+        TypeError: when ``param`` is not a Parameter.
+
+    Example:
+        >>> import numpy as np
+        >>> from tfspore import Parameter, Tensor
+        >>> p = Parameter(Tensor(np.zeros(2, np.float32)), name="p")
+        >>> _ = ParameterUpdate(p)(Tensor(np.ones(2, np.float32)))
+        >>> p.asnumpy()
+        array([1., 1.], dtype=float32)
+    """
+
+    def __init__(self, param: Parameter) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(param, Parameter):
+            raise TypeError(f"For 'ParameterUpdate', 'param' must be 'Parameter', but got {type(param)}.")
+        self._param = param
+
+    def construct(self, x: Any) -> Any:
+        var = self._param._var
+        var.assign(tf.cast(to_tf(x), var.dtype))
+        return x

@@ -170,6 +170,9 @@ def check_valid(bboxes: Any, image_info: Any) -> Tensor:
     if info.dtype not in _FLOATS:
         raise TypeError(f"For 'CheckValid', the 'img_metas' dtype must be float16 or float32, but got "
                         f"{info.dtype.name}.")
+    if info.shape.rank is not None and (info.shape.rank != 1 or info.shape[0] not in (None, 3)):
+        raise ValueError(f"For 'CheckValid', the first dimension of 'img_metas' must equal to 3, but got shape "
+                         f"{info.shape.as_list()}.")
     info = tf.cast(info, tf.float32)
     h, w = info[0] * info[2] - 1.0, info[1] * info[2] - 1.0
     ok = (b[:, 0] >= 0.0) & (b[:, 1] >= 0.0) & (b[:, 2] <= w) & (b[:, 3] <= h)

@@ -548,9 +548,11 @@ def unstack(input_x: Any, axis: int = 0) -> tuple:
 unbind = unstack
 
 
-def split(tensor: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
+def split(tensor: Any, split_size_or_sections: Any = None, axis: int = 0, output_num: int | None = None) -> tuple:
     """Split into chunks of ``split_size_or_sections`` (an int: equal chunks, the last may be smaller; a list:
     the chunk sizes).
+
+    MindSpore 1.x's form ``split(x, axis=..., output_num=n)`` (n equal parts) is accepted too.
 
     Raises:
         ValueError: when the sizes do not add up to the dimension.
@@ -558,6 +560,12 @@ def split(tensor: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
     t = to_tf(tensor, "split", "tensor")
     a = V.check_axis("split", "axis", axis, t.shape.rank)
     n = t.shape[a]
+    if output_num is not None and split_size_or_sections is None:
+        parts = V.check_positive_int("split", "output_num", output_num)
+        if n is not None and n % parts:
+            raise ValueError(f"For 'split', the dimension {n} of axis {axis} must be divisible by 'output_num' "
+                             f"{parts}.")
+        return tuple(_wrap(x) for x in tf.split(t, parts, axis=a))
     if isinstance(split_size_or_sections, numbers.Integral) and not isinstance(split_size_or_sections, bool):
         sz = V.check_positive_int("split", "split_size_or_sections", split_size_or_sections)
         if n is None:

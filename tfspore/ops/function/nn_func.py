@@ -20,7 +20,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
-from tfspore.ops.function._kernel_dtype import kernel_dtype, kernel_operand
+from tfspore.ops.function._kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import elementwise_through_nchw, gpu_visible, nchw_supported
 from tfspore.ops.function._utils import norm_axis, pads4, positive_pair, tf_dtype, to_float, to_tf
 
@@ -248,7 +248,7 @@ def _conv_core(op: str, x: tf.Tensor, w: tf.Tensor, stride: tuple, dilation: tup
     low = x.dtype
     cdt = kernel_dtype(low)  # float16 computes in float32 off GPU, as on MindSpore's CPU build
     if cdt != low:
-        return tf.cast(_conv_core(op, kernel_operand(x, cdt), kernel_operand(w, cdt), stride, dilation, pad_mode, pads,
+        return tf.cast(_conv_core(op, tf.cast(x, cdt), tf.cast(w, cdt), stride, dilation, pad_mode, pads,
                                   groups), low)
     filt = tf.transpose(w, [2, 3, 1, 0])
     t, b, l, r = pads

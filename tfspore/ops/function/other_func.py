@@ -241,7 +241,7 @@ def _range_arg(i: int, v: Any) -> int:
 
 
 def make_range(*elts: Any) -> tuple:
-    """The tuple ``tuple(range(*elts))`` of constant ints: ``make_range(stop)``, ``(start, stop)`` or ``(start, stop, step)``.
+    """The tuple ``tuple(range(*elts))`` of constant ints: ``(stop)``, ``(start, stop)`` or ``(start, stop, step)``.
 
     Args:
         *elts: one to three python ints (or constant 0-d integer Tensors).

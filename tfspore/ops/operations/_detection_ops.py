@@ -1,4 +1,5 @@
-"""Object-detection primitives: ``IOU``, ``NMSWithMask``, ``BoundingBoxEncode`` / ``Decode``, ``CheckValid``, ``ROIAlign``.
+"""Object-detection primitives: ``IOU``, ``NMSWithMask``, ``BoundingBoxEncode`` / ``Decode``, ``CheckValid`` and
+``ROIAlign``.
 
 Example:
     >>> import numpy as np
@@ -65,7 +66,7 @@ class NMSWithMask(PrimitiveWithInfer):
 
 
 class BoundingBoxEncode(PrimitiveWithInfer):
-    """Encode ground-truth boxes as deltas from anchors: ``BoundingBoxEncode(means, stds)(anchor_box, groundtruth_box)``.
+    """Encode boxes as deltas from anchors: ``BoundingBoxEncode(means, stds)(anchor_box, groundtruth_box)``.
 
     Args:
         means: 4 floats.
@@ -116,7 +117,7 @@ class BoundingBoxDecode(Primitive):
 
 
 class CheckValid(Primitive):
-    """Whether each ``(x0, y0, x1, y1)`` box lies inside the image ``(height, width, ratio)``: ``(bboxes, img_metas)``."""
+    """Whether each ``(x0, y0, x1, y1)`` box lies in the image ``(height, width, ratio)``: ``(bboxes, img_metas)``."""
 
     @prim_attr_register
     def __init__(self) -> None:

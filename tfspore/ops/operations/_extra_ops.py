@@ -1,6 +1,7 @@
 """Further primitives scripts use: scalar helpers, ``Rint``, ``DiagPart``, ``LpNorm``, ``MatrixInverse``, the
-split dropout ``DropoutGenMask`` / ``DropoutDoMask``, ``Dropout3D``, ``InplaceAdd``, ``Randperm``, and the
-MindSpore 1.x names ``Gelu``, ``FastGelu``, ``Pack``, ``Unpack``.
+split dropout ``DropoutGenMask`` / ``DropoutDoMask``, ``Dropout3D``, ``InplaceAdd``, ``IndexAdd``, ``Randperm``,
+the parameter-server ``Push`` / ``Pull`` (not available), and the MindSpore 1.x names ``Gelu``, ``FastGelu``,
+``Pack``, ``Unpack``.
 
 Example:
     >>> import numpy as np
@@ -15,6 +16,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common import dtype as mstype
+from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
 from tfspore.ops.function import nn_func as N
@@ -27,7 +29,8 @@ from tfspore.ops.primitive import Primitive, PrimitiveWithInfer, prim_attr_regis
 _M = __name__
 
 __all__ = ["ScalarCast", "ScalarToArray", "Rint", "DiagPart", "LpNorm", "MatrixInverse", "DropoutGenMask",
-           "DropoutDoMask", "Dropout3D", "InplaceAdd", "Randperm", "Gelu", "FastGelu", "Pack", "Unpack"]
+           "DropoutDoMask", "Dropout3D", "InplaceAdd", "IndexAdd", "Randperm", "Push", "Pull", "Gelu", "FastGelu",
+           "Pack", "Unpack"]
 
 ScalarCast = simple_prim("ScalarCast", O.scalar_cast,
                          "``ScalarCast()(x, dtype)``: a python scalar (or a Tensor) cast to ``dtype``.", _M)
@@ -228,6 +231,47 @@ class InplaceAdd(Primitive):
         return _wrap(tf.tensor_scatter_nd_add(t, tf.constant([[i] for i in self.indices], tf.int32), u))
 
 
+class IndexAdd(Primitive):
+    """Add the slices of ``y`` to the slices ``indices`` of ``x`` along ``axis``: ``IndexAdd(axis)(x, indices, y)``.
+
+    A Parameter ``x`` is updated in place; the result is returned either way. Repeated indices add up.
+
+    Args:
+        axis: the axis of ``x`` that ``indices`` index.
+        use_lock: accepted for compatibility.
+        check_index_bound: accepted for compatibility (out-of-range indices raise as TensorFlow does).
+
+    Raises:
+        TypeError: when ``axis`` is not an int.
+        ValueError: for inconsistent shapes.
+    """
+
+    @prim_attr_register
+    def __init__(self, axis: int, use_lock: bool = True, check_index_bound: bool = True) -> None:
+        V.check_int(self.name, "axis", axis)
+        self.init_prim_io_names(inputs=["input_x", "indices", "input_y"], outputs=["output"])
+        self.add_prim_attr("side_effect_mem", True)
+
+    def __call__(self, input_x: Any, indices: Any, input_y: Any) -> Tensor:
+        t = to_tf(input_x, self.name, "input_x")
+        idx = tf.cast(to_tf(indices, self.name, "indices"), tf.int32)
+        y = tf.cast(to_tf(input_y, self.name, "input_y"), t.dtype)
+        rank = t.shape.rank
+        if y.shape.rank != rank:
+            raise ValueError(f"For '{self.name}', the rank of 'input_y' must equal the rank of 'input_x' {rank}, but "
+                             f"got {y.shape.rank}.")
+        if idx.shape.rank != 1:
+            raise ValueError(f"For '{self.name}', the 'indices' must be 1-D, but got shape {idx.shape.as_list()}.")
+        axis = V.check_axis(self.name, "axis", self.axis, rank)
+        perm = [axis] + [i for i in range(rank) if i != axis]
+        inv = [perm.index(i) for i in range(rank)]
+        out = tf.tensor_scatter_nd_add(tf.transpose(t, perm), idx[:, None], tf.transpose(y, perm))
+        out = tf.transpose(out, inv)
+        if isinstance(input_x, Parameter):
+            return O.assign(input_x, out)
+        return _wrap(out)
+
+
 class Randperm(Primitive):
     """A random permutation of ``0 .. n-1`` padded with ``pad`` to ``max_length``: ``Randperm(...)(n)``.
 
@@ -248,3 +292,33 @@ class Randperm(Primitive):
         out = tf.concat([perm, tf.fill([self.max_length - count], self.pad)], 0)
         dt = self.dtype.tf_dtype if hasattr(self.dtype, "tf_dtype") else tf.as_dtype(self.dtype)
         return _wrap(tf.cast(out, dt))
+
+
+class _ParameterServerOp(Primitive):
+    """A parameter-server primitive: constructed as in MindSpore, raising when called."""
+
+    def __call__(self, *args: Any) -> Any:
+        raise RuntimeError(f"For '{self.name}', the parameter server mode is not available on tfspore (TensorFlow "
+                           f"distributes training through tf.distribute strategies); do not enable "
+                           f"'set_param_ps' / MS_ROLE.")
+
+
+class Push(_ParameterServerOp):
+    """Push optimizer inputs to a parameter server (not available: calling it raises RuntimeError).
+
+    Args:
+        optim_type: the server-side optimizer.
+        only_shape_indices: the inputs sent by shape only.
+    """
+
+    @prim_attr_register
+    def __init__(self, optim_type: str = "ApplyMomentum", only_shape_indices: Any = None) -> None:
+        self.add_prim_attr("primitive_target", "CPU")
+
+
+class Pull(_ParameterServerOp):
+    """Pull a weight from a parameter server (not available: calling it raises RuntimeError)."""
+
+    @prim_attr_register
+    def __init__(self) -> None:
+        self.add_prim_attr("primitive_target", "CPU")

@@ -1,5 +1,5 @@
 """Optimizer-update primitives that write Parameters in place: ``ApplyMomentum``, ``FusedWeightScaleApplyMomentum``,
-``Adam`` and ``AdamWeightDecay``.
+``Adam``, ``AdamNoUpdateParam``, ``AdamWeightDecay`` and ``FusedCastAdamWeightDecay``.
 
 Each reads the current values, computes MindSpore's update with TF ops, and assigns the results
 to the Parameters passed in (``tf.Variable`` assignments, so they run inside a GRAPH_MODE step).
@@ -19,13 +19,14 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor
+from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
 from tfspore.ops.function import other_func as O
 from tfspore.ops.function._utils import to_tf
 from tfspore.ops.primitive import Primitive, PrimitiveWithInfer, prim_attr_register
 
-__all__ = ["ApplyMomentum", "FusedWeightScaleApplyMomentum", "Adam", "AdamWeightDecay"]
+__all__ = ["ApplyMomentum", "FusedWeightScaleApplyMomentum", "Adam", "AdamNoUpdateParam", "AdamWeightDecay",
+           "FusedCastAdamWeightDecay"]
 
 
 def _state(name: str, arg: str, x: Any) -> tf.Tensor:
@@ -55,7 +56,9 @@ def _momentum_update(var: Any, accum: Any, lr: Any, grad: tf.Tensor, momentum: A
 
 
 class ApplyMomentum(Primitive):
-    """Momentum step: ``accum = accum * momentum + grad``; ``var -= lr * accum`` (Nesterov: ``lr * (grad + momentum * accum)``).
+    """Momentum step: ``accum = accum * momentum + grad``; ``var -= lr * accum``.
+
+    With Nesterov: ``var -= lr * (grad + momentum * accum)``.
 
     Called as ``ApplyMomentum()(variable, accumulation, learning_rate, gradient, momentum)``; returns
     the updated ``variable``.
@@ -86,10 +89,11 @@ class ApplyMomentum(Primitive):
 
 
 class FusedWeightScaleApplyMomentum(PrimitiveWithInfer):
-    """Momentum step on ``grad / loss_scale + weight_decay * var``.
+    """Momentum step on ``grad * scale + weight_decay * var``.
 
-    Called as ``(weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum)``;
-    returns the updated ``variable``.
+    Called as ``(weight_decay, scale, variable, accumulation, learning_rate, gradient, momentum)``;
+    returns the updated ``variable``. The gradient is multiplied by the second input: optimizers
+    pass the reciprocal of the loss scale there (as the model zoo's ResNet ``Momentum`` does).
     """
 
     @prim_attr_register
@@ -102,7 +106,7 @@ class FusedWeightScaleApplyMomentum(PrimitiveWithInfer):
                  gradient: Any, momentum: Any) -> Tensor:
         w = _state(self.name, "variable", variable)
         g = tf.cast(to_tf(gradient, self.name, "gradient"), w.dtype)
-        g = g / _scalar(self.name, "loss_scale", loss_scale, w.dtype) + _scalar(self.name, "weight_decay",
+        g = g * _scalar(self.name, "loss_scale", loss_scale, w.dtype) + _scalar(self.name, "weight_decay",
                                                                                 weight_decay, w.dtype) * w
         return _momentum_update(variable, accumulation, learning_rate, g, momentum, False, self.name)
 
@@ -144,8 +148,43 @@ class Adam(Primitive):
         return O.assign(var, w - step), om, ov
 
 
+class AdamNoUpdateParam(Primitive):
+    """Adam's moment updates without the weight update: updates ``m`` and ``v`` and returns the weight delta.
+
+    Called as ``(m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient)``; returns
+    ``-lr * sqrt(1 - beta2_power) / (1 - beta1_power) * m / (sqrt(v) + epsilon)``.
+
+    Args:
+        use_locking: accepted for compatibility.
+        use_nesterov: accepted for compatibility.
+    """
+
+    @prim_attr_register
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        V.check_bool(self.name, "use_locking", use_locking)
+        V.check_bool(self.name, "use_nesterov", use_nesterov)
+        self.add_prim_attr("side_effect_mem", True)
+
+    def __call__(self, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any, beta1: Any, beta2: Any,
+                 epsilon: Any, gradient: Any) -> Tensor:
+        n = self.name
+        mt, vt = _state(n, "m", m), _state(n, "v", v)
+        dt = mt.dtype
+        b1p, b2p = _scalar(n, "beta1_power", beta1_power, dt), _scalar(n, "beta2_power", beta2_power, dt)
+        lr_t, b1, b2 = _scalar(n, "lr", lr, dt), _scalar(n, "beta1", beta1, dt), _scalar(n, "beta2", beta2, dt)
+        eps = _scalar(n, "epsilon", epsilon, dt)
+        g = tf.cast(to_tf(gradient, n, "gradient"), dt)
+        new_m = mt + (g - mt) * (1 - b1)
+        new_v = vt + (g * g - vt) * (1 - b2)
+        O.assign(m, new_m)
+        O.assign(v, new_v)
+        return _wrap(-(lr_t * tf.sqrt(1 - b2p) / (1 - b1p)) * new_m / (tf.sqrt(new_v) + eps))
+
+
 class AdamWeightDecay(Primitive):
-    """AdamW step without bias correction: ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)``; returns ``(var, m, v)``.
+    """AdamW step without bias correction: ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)``.
+
+    Returns ``(var, m, v)``.
 
     Called as ``(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)``.
 
@@ -173,3 +212,34 @@ class AdamWeightDecay(Primitive):
         om, ov = O.assign(m, new_m), O.assign(v, new_v)
         return O.assign(var, w - lr_t * update), om, ov
 
+
+
+class FusedCastAdamWeightDecay(PrimitiveWithInfer):
+    """:class:`AdamWeightDecay` on ``gradient / global_norm`` computed in float32, for float16 or float32 ``var``.
+
+    Called as ``(var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm)``; returns ``(var, m, v)``.
+
+    Args:
+        use_locking: accepted for compatibility.
+    """
+
+    @prim_attr_register
+    def __init__(self, use_locking: bool = False) -> None:
+        V.check_bool(self.name, "use_locking", use_locking)
+        self.add_prim_attr("side_effect_mem", True)
+        self.__dict__["_update_parameter"] = True
+
+    def __call__(self, var: Any, m: Any, v: Any, lr: Any, beta1: Any, beta2: Any, epsilon: Any, decay: Any,
+                 gradient: Any, global_norm: Any) -> tuple:
+        n = self.name
+        w, mt, vt = _state(n, "var", var), _state(n, "m", m), _state(n, "v", v)
+        f32 = tf.float32
+        w32, mt, vt = tf.cast(w, f32), tf.cast(mt, f32), tf.cast(vt, f32)
+        lr_t, b1, b2 = _scalar(n, "lr", lr, f32), _scalar(n, "beta1", beta1, f32), _scalar(n, "beta2", beta2, f32)
+        eps, wd = _scalar(n, "epsilon", epsilon, f32), _scalar(n, "decay", decay, f32)
+        g = tf.cast(to_tf(gradient, n, "gradient"), f32) / _scalar(n, "global_norm", global_norm, f32)
+        new_m = mt * b1 + g * (1 - b1)
+        new_v = vt * b2 + g * g * (1 - b2)
+        update = new_m / (tf.sqrt(new_v) + eps) + wd * w32
+        om, ov = O.assign(m, new_m), O.assign(v, new_v)
+        return O.assign(var, tf.cast(w32 - lr_t * update, w.dtype)), om, ov

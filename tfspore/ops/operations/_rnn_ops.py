@@ -1,4 +1,4 @@
-"""Sequence primitives: fused recurrent ``DynamicRNN`` (LSTM) and ``DynamicGRUV2``, and ``CTCLoss``.
+"""Sequence primitives: fused recurrent ``DynamicRNN`` (LSTM), ``DynamicGRUV2`` and ``LSTM``, and ``CTCLoss``.
 
 ``DynamicRNN`` takes one weight ``w`` of shape ``(input_size + hidden_size, 4 * hidden)`` whose
 columns hold the gates in the order ``i, j, f, o`` (``j`` is the cell candidate) and whose rows
@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from tfspore.common.tensor import _wrap
 from tfspore.ops.function._utils import to_tf
 from tfspore.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["DynamicRNN", "DynamicGRUV2", "CTCLoss"]
+__all__ = ["DynamicRNN", "DynamicGRUV2", "LSTM", "CTCLoss"]
 
 _FLOATS = (tf.float16, tf.float32)
 
@@ -143,7 +144,9 @@ class DynamicRNN(Primitive):
 
 
 class DynamicGRUV2(Primitive):
-    """A GRU over a time-major sequence: ``(x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h)``.
+    """A GRU over a time-major sequence.
+
+    Called as ``(x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h)``.
 
     Returns ``(y, output_h, update, reset, new, hidden_new)``, each ``(num_step, batch, hidden)``:
     the hidden state twice, the update, reset and new gates, and ``W_hn h + b_hn`` at every step.
@@ -272,3 +275,137 @@ class CTCLoss(Primitive):
             ctc_merge_repeated=self.ctc_merge_repeated,
             ignore_longer_outputs_than_inputs=self.ignore_longer_outputs_than_inputs)
         return _wrap(tf.cast(loss, xt.dtype)), _wrap(tf.cast(grad, xt.dtype))
+
+
+def _lstm_ifgo(x: tf.Tensor, h0: tf.Tensor, c0: tf.Tensor, w_ih: tf.Tensor, w_hh: tf.Tensor,
+               b: tf.Tensor | None) -> tuple:
+    """One LSTM direction over time-major ``x`` with PyTorch / MindSpore ``nn.LSTM`` gates ``i, f, g, o``."""
+    xw = tf.einsum("tbi,gi->tbg", x, w_ih)
+    if b is not None:
+        xw = xw + b
+    w_h = tf.transpose(w_hh)
+
+    def step(carry: tuple, xg: tf.Tensor) -> tuple:
+        h, c = carry
+        gi, gf, gg, go = tf.split(xg + tf.matmul(h, w_h), 4, axis=-1)
+        c_new = tf.sigmoid(gf) * c + tf.sigmoid(gi) * tf.tanh(gg)
+        return tf.sigmoid(go) * tf.tanh(c_new), c_new
+
+    hs, cs = tf.scan(step, xw, initializer=(h0, c0))
+    return hs, hs[-1], cs[-1]
+
+
+class LSTM(Primitive):
+    """A stacked LSTM with one flat weight: ``LSTM(...)(x, h, c, w)`` -> ``(y, h_n, c_n, reserve, state)``.
+
+    ``x`` is ``(seq_len, batch, input_size)``, ``h`` and ``c`` are
+    ``(num_layers * num_directions, batch, hidden_size)``, gates ``i, f, g, o``. The flat ``w`` is read in
+    MindSpore's CPU layout when its size has one bias per layer and direction (per layer: the input
+    weights of every direction, then the hidden weights, then the biases ``b_ih + b_hh``) and in the
+    GPU layout when it has two (per layer and direction: ``w_ih, w_hh, b_ih, b_hh``). ``reserve`` and
+    ``state`` are placeholders of shape ``(1, 1)``.
+
+    Args:
+        input_size: the input features.
+        hidden_size: the hidden features.
+        num_layers: the stacked layers.
+        has_bias: whether ``w`` holds biases.
+        bidirectional: run a reverse direction too.
+        dropout: accepted (no dropout between layers).
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for a ``w`` whose size fits neither layout.
+    """
+
+    @prim_attr_register
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int, has_bias: bool, bidirectional: bool,
+                 dropout: float, proj_size: int = 0) -> None:
+        for arg, v in (("input_size", input_size), ("hidden_size", hidden_size), ("num_layers", num_layers),
+                       ("proj_size", proj_size)):
+            _check_type(self.name, arg, v, (int,), "int")
+        for arg, v in (("has_bias", has_bias), ("bidirectional", bidirectional)):
+            _check_type(self.name, arg, v, (bool,), "bool")
+        _check_type(self.name, "dropout", dropout, (float,), "float")
+        if min(input_size, hidden_size, num_layers) <= 0:
+            raise ValueError(f"For '{self.name}', the 'input_size', 'hidden_size' and 'num_layers' must be positive, "
+                             f"but got {input_size}, {hidden_size} and {num_layers}.")
+        if proj_size:
+            raise NotImplementedError(f"For '{self.name}', tfspore does not implement 'proj_size', but got "
+                                      f"{proj_size}.")
+        self.add_prim_attr("num_directions", 2 if bidirectional else 1)
+
+    def _layout(self, size: int) -> list:
+        """Per layer, per direction ``(w_ih, w_hh, [biases])`` as ``(offset, shape)`` pairs."""
+        hid, dirs = self.hidden_size, self.num_directions
+        gate = 4 * hid
+        ins = [self.input_size if layer == 0 else hid * dirs for layer in range(self.num_layers)]
+        n_bias = 0
+        if self.has_bias:
+            base = sum(dirs * gate * (i + hid) for i in ins)
+            per = sum(dirs * gate for _ in ins)
+            n_bias = {base + per: 1, base + 2 * per: 2}.get(size)
+            if n_bias is None:
+                raise ValueError(f"For '{self.name}', the size of 'w' must be {base + per} (one bias per layer and "
+                                 f"direction) or {base + 2 * per} (two), but got {size}.")
+        else:
+            expect = sum(dirs * gate * (i + hid) for i in ins)
+            if size != expect:
+                raise ValueError(f"For '{self.name}', the size of 'w' must be {expect}, but got {size}.")
+        plan, off = [], 0
+        for i in ins:
+            layer = [[None, None, []] for _ in range(dirs)]
+            if n_bias == 2:
+                for d in range(dirs):
+                    layer[d][0] = (off, (gate, i))
+                    off += gate * i
+                    layer[d][1] = (off, (gate, hid))
+                    off += gate * hid
+                    layer[d][2] = [(off, (gate,)), (off + gate, (gate,))]
+                    off += 2 * gate
+            else:
+                for d in range(dirs):
+                    layer[d][0] = (off, (gate, i))
+                    off += gate * i
+                for d in range(dirs):
+                    layer[d][1] = (off, (gate, hid))
+                    off += gate * hid
+                if n_bias:
+                    for d in range(dirs):
+                        layer[d][2] = [(off, (gate,))]
+                        off += gate
+            plan.append(layer)
+        return plan
+
+    def __call__(self, x: Any, h: Any, c: Any, w: Any) -> tuple:
+        name = self.name
+        xt, ht, ct, wt = (_float_input(name, a, v) for a, v in (("x", x), ("h", h), ("c", c), ("w", w)))
+        if xt.shape.rank != 3:
+            raise ValueError(f"For '{name}', the 'x' must be 3-D (seq_len, batch, input_size), but got shape "
+                             f"{xt.shape.as_list()}.")
+        flat = tf.reshape(tf.cast(wt, tf.float32), [-1])
+        size = wt.shape.num_elements()
+        if size is None:
+            raise ValueError(f"For '{name}', the shape of 'w' must be known, but got {wt.shape}.")
+        plan = self._layout(int(size))
+        take = lambda spec: tf.reshape(flat[spec[0]:spec[0] + int(np.prod(spec[1]))], spec[1])  # noqa: E731
+        inp = tf.cast(xt, tf.float32)
+        h32, c32 = tf.cast(ht, tf.float32), tf.cast(ct, tf.float32)
+        hn, cn = [], []
+        for li, layer in enumerate(plan):
+            outs = []
+            for d, (wi, wh, bs) in enumerate(layer):
+                k = li * self.num_directions + d
+                b = None
+                for spec in bs:
+                    b = take(spec) if b is None else b + take(spec)
+                seq = inp if d == 0 else tf.reverse(inp, [0])
+                ys, hk, ck = _lstm_ifgo(seq, h32[k], c32[k], take(wi), take(wh), b)
+                outs.append(ys if d == 0 else tf.reverse(ys, [0]))
+                hn.append(hk)
+                cn.append(ck)
+            inp = outs[0] if len(outs) == 1 else tf.concat(outs, axis=-1)
+        dt = xt.dtype
+        placeholder = tf.zeros([1, 1], dt)
+        return (_wrap(tf.cast(inp, dt)), _wrap(tf.cast(tf.stack(hn), dt)), _wrap(tf.cast(tf.stack(cn), dt)),
+                _wrap(placeholder), _wrap(placeholder))

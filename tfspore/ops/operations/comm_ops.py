@@ -238,7 +238,7 @@ class Broadcast(PrimitiveWithInfer):
 
 
 class AlltoAll(PrimitiveWithInfer):
-    """Split along ``split_dim`` into ``split_count`` pieces, send piece ``i`` to replica ``i``, concat along ``concat_dim``.
+    """All-to-all: split along ``split_dim``, send piece ``i`` to replica ``i``, concatenate along ``concat_dim``.
 
     Args:
         split_count: the number of pieces (the group size).

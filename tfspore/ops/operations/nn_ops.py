@@ -16,7 +16,7 @@ import tensorflow as tf
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
 from tfspore.ops.function import nn_func as N
-from tfspore.ops.function._kernel_dtype import kernel_dtype, kernel_operand
+from tfspore.ops.function._kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import nchw_supported
 from tfspore.ops.function import _loss as LS, _pool as PL
 from tfspore.ops.function._utils import pads4, positive_pair, to_float, to_tf
@@ -197,7 +197,7 @@ class Conv2DBackpropInput(Primitive):
         size = [int(s) for s in (input_size.asnumpy().tolist() if isinstance(input_size, Tensor) else input_size)]
         low = dy.dtype
         cdt = kernel_dtype(low)  # float16 computes in float32 off GPU, as on MindSpore's CPU build
-        dy, w = kernel_operand(dy, cdt), kernel_operand(w, cdt)
+        dy, w = tf.cast(dy, cdt), tf.cast(w, cdt)
         filt = tf.transpose(w, [2, 3, 1, 0])
         st, dl = list(self.stride[2:]), list(self.dilation[2:])
         if self.group != 1:

@@ -1,0 +1,25 @@
+"""``mindspore.mindrecord``: write and read MindRecord files in MindSpore's on-disk format.
+
+A MindRecord file is a header (JSON schema and page table), pages of raw (scalar) and blob
+(bytes and array) records, and a SQLite index beside it (``<file>.db``); files written here read
+in MindSpore and the other way round. See docs/mindrecord.md for the layout.
+
+Example:
+    >>> import numpy as np
+    >>> from tfspore.mindrecord import FileWriter, FileReader
+    >>> writer = FileWriter("/tmp/doc_init.mindrecord", overwrite=True)
+    >>> writer.add_schema({"label": {"type": "int32"}, "x": {"type": "float32", "shape": [2]}}, "demo")
+    >>> writer.write_raw_data([{"label": 1, "x": np.array([0.5, 1.5], np.float32)}])
+    >>> writer.commit()
+    >>> reader = FileReader("/tmp/doc_init.mindrecord")
+    >>> [(row["label"], row["x"].tolist()) for row in reader.get_next()]
+    [(1, [0.5, 1.5])]
+    >>> reader.close()
+"""
+from tfspore.mindrecord.common.exceptions import *  # noqa: F401,F403
+from tfspore.mindrecord.common.exceptions import __all__ as _exceptions_all
+from tfspore.mindrecord.core.shardutils import FAILED, SUCCESS
+from tfspore.mindrecord.filereader import FileReader
+from tfspore.mindrecord.filewriter import FileWriter
+
+__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED"] + list(_exceptions_all)

@@ -1,0 +1,1 @@
+"""Shared definitions of ``mindspore.mindrecord``: the exception classes."""

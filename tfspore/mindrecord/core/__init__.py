@@ -1,0 +1,1 @@
+"""The MindRecord on-disk format: shard files, their pages and their SQLite index (see docs/mindrecord.md)."""

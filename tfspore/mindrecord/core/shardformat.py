@@ -1,0 +1,173 @@
+"""Byte layouts of a MindRecord shard file: the header, row records, blob fields and the
+variable-width compression of integer arrays. docs/mindrecord.md describes the format.
+
+Example:
+    >>> import numpy as np
+    >>> from tfspore.mindrecord.core.shardformat import compress_ints, decompress_ints
+    >>> blob = compress_ints(np.array([1, 300, -2], np.int64))
+    >>> blob.hex()
+    '0000000310012c01fe'
+    >>> decompress_ints(blob, "int64").tolist()
+    [1, 300, -2]
+"""
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+__all__ = ["LEN", "VERSION", "compress_ints", "decompress_ints", "encode_blob_field", "merge_blob",
+           "split_blob", "record", "header_json", "parse_header", "EMPTY_BLOB"]
+
+LEN = 8  # every row record starts with its length as a little-endian uint64
+VERSION = "3.0"
+# The blob record of a row when the schema has no blob field.
+EMPTY_BLOB = b"\x00\x00\x00\x00"
+_INT_LIMITS = (np.iinfo(np.int8), np.iinfo(np.int16), np.iinfo(np.int32))
+
+
+def record(payload: bytes) -> bytes:
+    """A row record: the payload's length (little-endian uint64) and the payload."""
+    return struct.pack("<Q", len(payload)) + payload
+
+
+def compress_ints(values: np.ndarray) -> bytes:
+    """Integer-array compression: element count (big-endian uint32), 2-bit width codes
+    (4 per byte, first element in the high bits; 0: 1 byte, 1: 2, 2: 4, 3: 8) and each value
+    little-endian in its width."""
+    v = np.ascontiguousarray(values, dtype="<i8").reshape(-1)
+    n = v.size
+    codes = np.full(n, 3, np.uint8)
+    for code in (2, 1, 0):
+        lim = _INT_LIMITS[code]
+        codes[(v >= lim.min) & (v <= lim.max)] = code
+    padded = np.zeros(-(-n // 4) * 4, np.uint8)
+    padded[:n] = codes
+    code_bytes = (padded.reshape(-1, 4) << np.array([6, 4, 2, 0], np.uint8)).sum(axis=1).astype(np.uint8)
+    widths = np.left_shift(1, codes.astype(np.int64))
+    data = v.view(np.uint8).reshape(n, 8)[np.arange(8)[None, :] < widths[:, None]]
+    return struct.pack(">I", n) + code_bytes.tobytes() + data.tobytes()
+
+
+def decompress_ints(blob: bytes, dtype: str) -> np.ndarray:
+    """Inverse of :func:`compress_ints` (a 1-D array of `dtype`).
+
+    Raises:
+        ValueError: If `blob` is shorter than its element count and widths say.
+    """
+    if len(blob) < 4:
+        raise ValueError(f"compressed integer array of {len(blob)} bytes has no element count")
+    n = struct.unpack_from(">I", blob, 0)[0]
+    ncode = -(-n // 4)
+    raw = np.frombuffer(blob, np.uint8)
+    if raw.size < 4 + ncode:
+        raise ValueError(f"compressed integer array of {len(blob)} bytes is too short for {n} elements")
+    code_bytes = raw[4:4 + ncode]
+    shifts = np.array([6, 4, 2, 0], np.uint8)
+    codes = ((code_bytes[:, None] >> shifts) & 3).reshape(-1)[:n].astype(np.int64)
+    widths = np.left_shift(1, codes)
+    starts = 4 + ncode + np.concatenate([[0], np.cumsum(widths)[:-1]]) if n else np.zeros(0, np.int64)
+    end = 4 + ncode + int(widths.sum())
+    if end != raw.size:
+        raise ValueError(f"compressed integer array of {len(blob)} bytes does not hold {n} elements "
+                         f"({end} bytes expected)")
+    k = np.arange(8)
+    idx = np.minimum(starts[:, None] + k[None, :], raw.size - 1)
+    valid = k[None, :] < widths[:, None]
+    sign = raw[np.maximum(starts + widths - 1, 0)] >= 128 if n else np.zeros(0, bool)
+    fill = np.where(sign, 255, 0).astype(np.uint8)
+    full = np.where(valid, raw[idx] if n else np.zeros((0, 8), np.uint8), fill[:, None])
+    return np.ascontiguousarray(full, np.uint8).view("<i8").reshape(-1).astype(dtype)
+
+
+def encode_blob_field(value: Any, field_schema: Dict[str, Any]) -> bytes:
+    """The stored bytes of one blob field (bytes as is; int arrays compressed; float arrays raw)."""
+    ftype = field_schema["type"]
+    if ftype == "bytes":
+        return bytes(value)
+    arr = np.asarray(value)
+    if ftype in ("int32", "int64"):
+        return compress_ints(arr)
+    return np.ascontiguousarray(arr, dtype="<" + ("f4" if ftype == "float32" else "f8")).tobytes()
+
+
+def merge_blob(parts: Sequence[bytes]) -> bytes:
+    """One row's blob payload: a single field as is; several as big-endian uint64 length + bytes."""
+    if not parts:
+        return EMPTY_BLOB
+    if len(parts) == 1:
+        return parts[0]
+    return b"".join(struct.pack(">Q", len(p)) + p for p in parts)
+
+
+def split_blob(payload: bytes, count: int) -> List[bytes]:
+    """Inverse of :func:`merge_blob` for `count` blob fields.
+
+    Raises:
+        ValueError: If the lengths run past the payload.
+    """
+    if count == 1:
+        return [payload]
+    out, pos = [], 0
+    for _ in range(count):
+        if pos + 8 > len(payload):
+            raise ValueError("blob payload is truncated")
+        n = struct.unpack_from(">Q", payload, pos)[0]
+        pos += 8
+        if pos + n > len(payload):
+            raise ValueError("blob payload is truncated")
+        out.append(payload[pos:pos + n])
+        pos += n
+    return out
+
+
+def header_json(*, header_size: int, page_size: int, index_fields: Sequence[str], pages: Optional[List[dict]],
+                compression_size: int, schema: Dict[str, dict], desc: str, blob_fields: Sequence[str],
+                shard_addresses: Sequence[str], shard_id: int) -> bytes:
+    """The header record of a shard file: length (little-endian uint64) and compact JSON, keys
+    in MindSpore's order."""
+    header = {
+        "header_size": header_size,
+        "index_fields": [{"index_field": f, "schema_id": 0} for f in index_fields] or None,
+        "page": [{k: p[k] for k in sorted(p)} for p in pages] if pages else None,
+        "page_size": page_size,
+        "compression_size": compression_size,
+        "schema": [{"blob_fields": list(blob_fields), "desc": desc,
+                    "schema": {name: {k: schema[name][k] for k in sorted(schema[name])}
+                               for name in sorted(schema, key=lambda s: s.encode("utf-8"))}}],
+        "shard_addresses": list(shard_addresses),
+        "shard_id": shard_id,
+        "statistics": None,
+        "version": VERSION,
+    }
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return record(text)
+
+
+def parse_header(data: bytes, path: str) -> Dict[str, Any]:
+    """Parse the header record at the start of `data` (the first bytes of the file at `path`).
+
+    Raises:
+        RuntimeError: If the header is truncated or not MindRecord's JSON header.
+    """
+    if len(data) < LEN:
+        raise RuntimeError(f"Invalid file, the MindRecord header of {path!r} is truncated "
+                           f"({len(data)} bytes).")
+    n = struct.unpack_from("<Q", data, 0)[0]
+    if n > len(data) - LEN:
+        raise RuntimeError(f"Invalid file, the MindRecord header of {path!r} is truncated or the file is not "
+                           f"a MindRecord file: header length {n}, file has {len(data)} bytes.")
+    try:
+        header = json.loads(data[LEN:LEN + n].decode("utf-8"))
+        schema = header["schema"][0]
+        header["header_size"] = int(header["header_size"])
+        header["page_size"] = int(header["page_size"])
+        schema["schema"] = dict(schema["schema"])
+    except (ValueError, KeyError, IndexError, TypeError) as err:
+        raise RuntimeError(f"Invalid file, {path!r} is not a MindRecord file or its header is corrupt: "
+                           f"{err}.") from err
+    header["page"] = header.get("page") or []
+    header["index_fields"] = header.get("index_fields") or []
+    return header

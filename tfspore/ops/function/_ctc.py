@@ -1,2 +1,0 @@
-"""placeholder"""
-__all__ = []
