@@ -360,7 +360,9 @@ def format_doc_block(result: dict, min_folders: int, date: str, commit: str) -> 
         f"{summary['model_folders_all_provided']} of {summary['model_folders_using_mindspore']}",
         f"- MindSpore names used: {summary['names']}; provided by tfspore: "
         f"{summary['names_provided']}; missing: {summary['names_missing']}",
-        f"- names used by {min_folders} or more folders: {len(rows)}; missing: {len(missing)}",
+        f"- names used by {min_folders} or more folders: {len(rows)}; missing: {len(missing)}"
+        + (f" ({sum(row.get('in_mindspore') is False for row in missing)} of them not in "
+           f"MindSpore {version} either)" if version else ""),
     ]
     if missing:
         lines.append(f"- missing names used by {min_folders} or more folders: "

@@ -66,8 +66,8 @@ def test_normalize_pad_appends_a_zero_channel():
 def test_random_resize_uses_several_interpolations():
     image = IMAGES[0]
     op = vision.RandomResize((3, 4))
-    outs = {op._tf_apply(tf.constant(image), seed=tf.constant([s, 1], tf.int64)).numpy().tobytes()  # pylint: disable=W0212
-            for s in range(24)}
+    seeds = [tf.constant([s, 1], tf.int64) for s in range(24)]
+    outs = {op._tf_apply(tf.constant(image), seed=seed).numpy().tobytes() for seed in seeds}  # pylint: disable=W0212
     modes = {vision.Resize((3, 4), mode)(image).tobytes() for mode in (vision.Inter.LINEAR, vision.Inter.NEAREST,
                                                                         vision.Inter.CUBIC, vision.Inter.AREA)}
     assert outs == modes

@@ -1,12 +1,10 @@
 """MindDataset over MindRecord files: columns, dtypes, sharding, shuffle modes, padding, errors."""
 import numpy as np
 import pytest
-import tensorflow as tf
 
 import tfspore.dataset as ds
-from tfspore.dataset.engine.datasets_mindrecord import decompress_ints
 from tfspore.mindrecord import FileWriter
-from tfspore.mindrecord.core.shardformat import compress_ints
+from tfspore.mindrecord.core.shardformat import compress_ints, decompress_many
 
 SCHEMA = {"label": {"type": "int32"}, "id": {"type": "int64"}, "w": {"type": "float32"}, "name": {"type": "string"},
           "img": {"type": "bytes"}, "tokens": {"type": "int64", "shape": [-1]},
@@ -115,12 +113,20 @@ def test_batched_pipeline_and_map(files):
     np.testing.assert_array_equal(batches[1][0][:, 0, 0], (np.arange(4, 8) - 3) * 2)
 
 
-def test_tf_decompression_matches_numpy():
-    values = np.array([0, -1, 127, -128, 128, 40000, -70000, 2 ** 35, -(2 ** 40), 5], np.int64)
-    got = decompress_ints(tf.constant(compress_ints(values)), tf.int64)
-    np.testing.assert_array_equal(got.numpy(), values)
-    empty = decompress_ints(tf.constant(compress_ints(np.zeros(0, np.int64))), tf.int32)
-    assert empty.shape == (0,) and empty.dtype == tf.int32
+def test_dense_columns_gather_batches(files):
+    dense = ds.MindDataset(files, columns_list=["mask", "label", "name"], shuffle=False)
+    assert dense._gathers_batches  # pylint: disable=protected-access
+    assert not ds.MindDataset(files, columns_list=["tokens"], shuffle=False)._gathers_batches  # ragged
+
+
+def test_bulk_decompression_matches_per_row():
+    rng = np.random.default_rng(0)
+    rows = [rng.integers(-2 ** 40, 2 ** 40, rng.integers(0, 9)) // (10 ** rng.integers(0, 12)) for _ in range(100)]
+    values, splits = decompress_many([compress_ints(r) for r in rows], "int64")
+    for i, r in enumerate(rows):
+        np.testing.assert_array_equal(values[splits[i]:splits[i + 1]], r)
+    with pytest.raises(ValueError, match="row 1 .* does not hold 5 elements"):
+        decompress_many([compress_ints(np.arange(3)), compress_ints(np.arange(5))[:-1]], "int64")
 
 
 def test_missing_file_errors(tmp_path):

@@ -68,22 +68,11 @@ def test_random_boxes_are_windows_of_the_image(encoded):
     """A quarter-area square resized to its own size is exactly one window of the image."""
     windows = _crop_decodes(encoded, 16, 16) if encoded is JPEG else _windows(vision.Decode()(encoded), 16, 16)
     op = vision.RandomCropDecodeResize((16, 16), scale=(0.25, 0.25), ratio=(1.0, 1.0))
-    data = ds.NumpySlicesDataset({"image": [encoded] * 12}, shuffle=False).map(op, "image")
+    data = ds.NumpySlicesDataset({"image": [encoded] * 8}, shuffle=False).map(op, "image")
     outs = [row[0] for row in data.create_tuple_iterator(output_numpy=True)]
     assert all(out.shape == (16, 16, 3) and out.dtype == np.uint8 for out in outs)
     assert all(out.tobytes() in windows for out in outs)
     assert len({out.tobytes() for out in outs}) > 1  # the box moves from row to row
-
-
-def test_pipeline_is_reproducible_with_a_seed():
-    def run():
-        ds.config.set_seed(7)
-        op = vision.RandomCropDecodeResize(8)
-        data = ds.NumpySlicesDataset({"image": [JPEG] * 2}, shuffle=False).map(op, "image")
-        return [row[0] for row in data.create_tuple_iterator(output_numpy=True)]
-
-    for a, b in zip(run(), run()):
-        np.testing.assert_array_equal(a, b)
 
 
 def test_graph_with_unknown_shape_and_string_input():

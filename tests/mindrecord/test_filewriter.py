@@ -132,8 +132,8 @@ def test_invalid_rows_are_dropped(tmp_path):
     writer = FileWriter(str(tmp_path / "r.mindrecord"))
     writer.add_schema({"label": {"type": "int32"}, "x": {"type": "float32", "shape": [2]}}, "r")
     writer.write_raw_data([{"label": 1, "x": np.ones(2, np.float32)}, {"label": "no", "x": np.ones(2, np.float32)},
-                           {"label": 2, "x": np.ones(2, np.float64)}, {"label": 3}, {"label": 4, "x": np.ones(3,
-                                                                                                           np.float32)}])
+                           {"label": 2, "x": np.ones(2, np.float64)}, {"label": 3},
+                           {"label": 4, "x": np.ones(3, np.float32)}])
     with pytest.raises(RuntimeError, match="There is no valid data"):
         writer.write_raw_data([{"label": 1.5, "x": np.ones(2, np.float32)}])
     writer.commit()
@@ -192,3 +192,28 @@ def test_empty_commit_and_arrays_only(tmp_path):
                                               "u": {"type": "float64", "shape": [-1]}})
     got = list(FileReader(str(tmp_path / "arr.mindrecord")).get_next())
     _check_same(got, [{"v": np.array([i, -i]), "u": np.array([0.5 * i])} for i in range(3)])
+
+
+def test_open_for_append(tmp_path):
+    path = tmp_path / "ap.mindrecord"
+    _write(path, _rows(2))
+    writer = FileWriter.open_for_append(str(path))
+    writer.write_raw_data(_rows(4)[2:])
+    writer.commit()
+    _check_same(list(FileReader(str(path)).get_next()), _rows(4))
+    from tfspore.mindrecord import MRMOpenForAppendError
+    with pytest.raises(MRMOpenForAppendError, match="missing.mindrecord"):
+        FileWriter.open_for_append(str(tmp_path / "missing.mindrecord"))
+
+
+def test_parallel_writer_gives_each_call_to_one_shard(tmp_path):
+    path = tmp_path / "pw.mindrecord"
+    writer = FileWriter(str(path), shard_num=2)
+    writer.add_schema({"x": {"type": "int32"}}, "pw")
+    for k in range(3):
+        writer.write_raw_data([{"x": k * 10 + i} for i in range(2)], parallel_writer=True)
+    with pytest.raises(RuntimeError, match="must be consistent"):
+        writer.write_raw_data([{"x": 1}])
+    writer.commit()
+    assert [r["x"] for r in FileReader(str(path) + "0").get_next()] == [0, 1, 20, 21]
+    assert [r["x"] for r in FileReader(str(path) + "1").get_next()] == [10, 11]

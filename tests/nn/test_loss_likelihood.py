@@ -76,3 +76,16 @@ def test_likelihood_losses(mode):
         nn.GaussianNLLLoss(eps=0.0)
     with pytest.raises(ValueError, match="'p' must be 1 or 2"):
         nn.MultiMarginLoss(p=3)
+
+
+def test_triplet_margin_with_distance_loss(mode):
+    a, p, n = _x(4, 5), _x(4, 5, seed=1), _x(4, 5, seed=2)
+    d = lambda u, v: np.linalg.norm(u - v, axis=1)  # noqa: E731
+    want = np.maximum(d(a, p) - np.minimum(d(a, n), d(p, n)) + 0.5, 0)
+    loss = nn.TripletMarginWithDistanceLoss(swap=True, margin=0.5, reduction="none")
+    np.testing.assert_allclose(loss(Tensor(a), Tensor(p), Tensor(n)).asnumpy(), want, rtol=1e-5)
+    l1 = nn.TripletMarginWithDistanceLoss(distance_function=lambda u, v: (u - v).abs().sum(1), reduction="sum")
+    want = np.maximum(np.abs(a - p).sum(1) - np.abs(a - n).sum(1) + 1.0, 0).sum()
+    np.testing.assert_allclose(l1(Tensor(a), Tensor(p), Tensor(n)).asnumpy(), want, rtol=1e-5)
+    with pytest.raises(TypeError, match="'margin' must be float"):
+        nn.TripletMarginWithDistanceLoss(margin=1)

@@ -341,3 +341,22 @@ def test_mirrored_model_with_loss_scale_manager(mirrored_strategy):
     np.testing.assert_array_equal(replicas[0], replicas[1])
     assert np.isfinite(replicas[0]).all()
     assert int(model.train_network.optimizer.global_step.asnumpy()[0]) == 4
+
+
+def test_operator_attributes_subclasses_call():
+    # Model-zoo subclasses (Transformer's, BERT's) call MindSpore's operator attributes of the cell.
+    net = nn.Dense(3, 2)
+    cell = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()),
+                                            nn.Momentum(net.trainable_params(), 0.1, 0.9),
+                                            scale_sense=ms.Tensor([8.0], ms.float32))
+    a = ms.Tensor(np.array([1.0, -2.0, 3.0], np.float32))
+    b = ms.Tensor(np.array([1.0, 2.0, 1.0], np.float32))
+    doubled = cell.hyper_map(lambda g: g * 2, (a, b))
+    np.testing.assert_allclose(doubled[0].asnumpy(), [2.0, -4.0, 6.0])
+    np.testing.assert_allclose(doubled[1].asnumpy(), [2.0, 4.0, 2.0])
+    assert float(cell.reduce_sum(a).asnumpy()) == 2.0
+    assert cell.reduce_all(ms.Tensor(np.array([True, False]))).asnumpy().item() is False
+    np.testing.assert_array_equal(cell.less_equal(a, b).asnumpy(), [True, True, False])
+    np.testing.assert_array_equal(cell.equal(a, b).asnumpy(), [True, False, False])
+    np.testing.assert_array_equal(cell.logic_not(cell.equal(a, b)).asnumpy(), [False, True, True])
+    np.testing.assert_allclose(cell.allreduce(a).asnumpy(), a.asnumpy())  # one device: the value itself

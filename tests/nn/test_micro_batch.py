@@ -1,4 +1,5 @@
-"""(tfspore/nn/wrap/cell_wrapper.py) ``nn.MicroBatchInterleaved``, ``nn.PipelineCell``, ``nn.VirtualDatasetCellTriple`` and ``_VirtualDatasetCell``."""
+"""The micro-batch and dataset wrappers of tfspore/nn/wrap/cell_wrapper.py: ``nn.MicroBatchInterleaved``,
+``nn.PipelineCell``, ``nn.GradAccumulationCell``, ``nn.VirtualDatasetCellTriple`` and ``_VirtualDatasetCell``."""
 import numpy as np
 import pytest
 
@@ -20,7 +21,8 @@ def test_micro_batches_add_up_to_the_full_batch(mode):
     y = Tensor(np.ones((4, 1), np.float32))
     net = _Loss()
     full = net(x, y).asnumpy()
-    for wrapper in (nn.MicroBatchInterleaved(net, 2), nn.PipelineCell(net, 4), _VirtualDatasetCell(net)):
+    for wrapper in (nn.MicroBatchInterleaved(net, 2), nn.PipelineCell(net, 4), _VirtualDatasetCell(net),
+                    nn.GradAccumulationCell(net, 2)):
         np.testing.assert_allclose(wrapper(x, y).asnumpy(), full, rtol=1e-5)
         assert [p.name for p in wrapper.get_parameters()] == ["dense.weight", "dense.bias"]
     with pytest.raises(ValueError, match="0th dimension shape of input\\(4\\) must be divided by micro size\\(3\\)"):
@@ -35,6 +37,8 @@ def test_arguments():
         nn.PipelineCell(net, 0)
     with pytest.raises(TypeError, match="'network' must cell type"):
         nn.PipelineCell(lambda x: x, 2)
+    with pytest.raises(ValueError, match="'micro_size' must be large than 0"):
+        nn.GradAccumulationCell(net, -1)
     nn.PipelineCell(net, 2, stage_config={"dense": 1})
     assert net.dense.pipeline_stage == 1
     class Add3(nn.Cell):

@@ -10,7 +10,6 @@ import json
 import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -207,3 +206,93 @@ def test_mind_dataset_matches_mindspore(ms_dataset_rows, name):
                 continue
             assert got.dtype == want.dtype and got.shape == want.shape, (name, i, col, got.dtype, want.dtype)
             np.testing.assert_array_equal(got, want)
+
+
+def _append_and_parallel(module, folder):
+    os.makedirs(folder, exist_ok=True)
+    schema = {"label": {"type": "int32"}, "img": {"type": "bytes"}, "v": {"type": "int64", "shape": [-1]}}
+    writer = module.FileWriter(os.path.join(folder, "ap.mindrecord"), shard_num=2, overwrite=True)
+    writer.set_page_size(1 << 15)
+    writer.add_schema(schema, "append")
+    writer.add_index(["label"])
+    writer.write_raw_data([{"label": i, "img": bytes([i]) * 5000 * i, "v": np.arange(i + 1)} for i in range(4)])
+    writer.commit()
+    writer = module.FileWriter.open_for_append(os.path.join(folder, "ap.mindrecord0"))
+    writer.write_raw_data([{"label": i, "img": bytes([i]) * 2000 * i, "v": np.arange(i + 1)} for i in range(4, 8)])
+    writer.commit()
+    writer = module.FileWriter(os.path.join(folder, "pw.mindrecord"), shard_num=2, overwrite=True)
+    writer.add_schema(schema, "parallel")
+    for k in range(3):
+        writer.write_raw_data([{"label": i, "img": b"x" * i, "v": np.arange(i + 1) * -99}
+                               for i in range(k * 3, k * 3 + 3)], parallel_writer=True)
+    writer.commit()
+    return [os.path.join(folder, f"{name}.mindrecord{k}") for name in ("ap", "pw") for k in range(2)]
+
+
+def test_open_for_append_and_parallel_writer_byte_identical(tmp_path):
+    ms_files = _append_and_parallel(ms_mr, str(tmp_path / "ms"))
+    tf_files = _append_and_parallel(tmr, str(tmp_path / "tf"))
+    for ms_file, tf_file in zip(ms_files, tf_files):
+        assert Path(tf_file).read_bytes() == Path(ms_file).read_bytes(), tf_file
+        assert _db(tf_file + ".db") == _db(ms_file + ".db")
+    _assert_rows_equal(list(tmr.FileReader(ms_files[0]).get_next()), list(ms_mr.FileReader(tf_files[0]).get_next()))
+    # a parallel writer's shards are standalone files
+    assert [r["label"] for r in tmr.FileReader(tf_files[2]).get_next()] == [0, 1, 2, 6, 7, 8]
+
+
+SAVE_SCRIPT = r"""
+import sys
+import numpy as np
+import mindspore.dataset as ds
+data = ds.NumpySlicesDataset({"a": np.arange(5, dtype=np.int32), "u8": np.arange(10, dtype=np.uint8).reshape(5, 2),
+                              "f16": np.ones((5, 2, 3), np.float16) / 3, "s": np.array(["x", "yy", "z", "w", "v"]),
+                              "flag": np.array([True, False, True, True, False]),
+                              "u64": np.arange(5, dtype=np.uint64)}, shuffle=False)
+data.save(sys.argv[1])
+"""
+
+
+def test_dataset_save_matches_mindspore(tmp_path):
+    if not MS_PYTHON.exists():
+        pytest.fail(f"MindSpore's dataset environment {MS_PYTHON} is missing.")
+    (tmp_path / "save.py").write_text(SAVE_SCRIPT)
+    ms_file = str(tmp_path / "ms_saved.mindrecord")
+    proc = subprocess.run([str(MS_PYTHON), str(tmp_path / "save.py"), ms_file], capture_output=True, text=True,
+                          timeout=300, env=dict(os.environ, GLOG_v="3", PYTHONPATH=""), check=False)
+    if proc.returncode != 0:
+        pytest.fail(f"MindSpore's save failed (rc={proc.returncode}):\n{proc.stderr[-4000:]}")
+    namespace = {}
+    exec(SAVE_SCRIPT.replace("import mindspore.dataset as ds", "import tfspore.dataset as ds")  # same pipeline
+         .replace("data.save(sys.argv[1])", ""), namespace)  # pylint: disable=exec-used
+    tf_file = str(tmp_path / "tf_saved.mindrecord")
+    namespace["data"].save(tf_file)
+    assert tmr.FileReader(tf_file).schema() == ms_mr.FileReader(ms_file).schema()
+    _assert_rows_equal(list(ms_mr.FileReader(tf_file).get_next()), list(ms_mr.FileReader(ms_file).get_next()))
+
+
+def _page_calls(module, path):
+    pages = module.MindPage(path)
+    out = [pages.candidate_fields]
+    for field, name in (("label", "1"), ("name", "n1"), ("f", "0.5")):
+        pages.category_field = field
+        out.append(json.loads(pages.read_category_info()))
+        out.append(pages.read_at_page_by_id(1, 0, 2) + pages.read_at_page_by_id(1, 1, 2))
+        out.append(pages.read_at_page_by_name(name, 0, 5))
+    return out
+
+
+def test_mind_page_matches_mindspore(tmp_path):
+    writer = tmr.FileWriter(str(tmp_path / "mp.mindrecord"), shard_num=2)
+    writer.add_schema({"label": {"type": "int32"}, "name": {"type": "string"}, "f": {"type": "float32"},
+                       "img": {"type": "bytes"}, "v": {"type": "int64", "shape": [-1]}}, "page")
+    writer.write_raw_data([{"label": i % 3, "name": f"n{i % 4}", "f": i % 2 * 0.5, "img": bytes([i]) * 2,
+                            "v": np.arange(i % 3 + 1)} for i in range(10)])
+    writer.commit()
+    path = str(tmp_path / "mp.mindrecord0")
+    got, want = _page_calls(tmr, path), _page_calls(ms_mr, path)
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:]):
+        if isinstance(w, dict):
+            assert g == w
+        else:
+            _assert_rows_equal(g, w)

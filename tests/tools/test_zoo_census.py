@@ -222,4 +222,5 @@ def test_doc_block_lists_ascend_only_and_old_names():
     assert "| `mindspore.ops.operations.NPUGetFloatStatus` | 3 | provided |" in ascend
     assert "Add" not in ascend
     assert "| `mindspore.ops.Old` | 3 | **missing** (not in MindSpore 2.10.0 either) |  |" in block
+    assert "- names used by 3 or more folders: 3; missing: 1 (1 of them not in MindSpore 2.10.0 either)" in block
     assert "| `mindspore.ops.Add` | 3 | provided | Ascend, GPU, CPU |" in block

@@ -207,7 +207,7 @@ def test_main_runs_a_fake_zoo_and_reports(tmp_path, capsys):
     out_md = tmp_path / "out.md"
     work = tmp_path / "work"
     rc = zoo_check.main(["--zoo", str(zoo), "--workdir", str(work), "--json", str(out_json), "--timeout", "300",
-                         "--markdown", str(out_md)], entries=entries)
+                         "--markdown", str(out_md), "--zoo-commit", "abc123"], entries=entries)
     assert rc == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 4
@@ -224,6 +224,7 @@ def test_main_runs_a_fake_zoo_and_reports(tmp_path, capsys):
     assert "epoch_size: 1" in (work / "tiny-train" / "config.yaml").read_text()
     report = json.loads(out_json.read_text())
     assert report["ran_to_the_end"] == 1 and report["total"] == 3
+    assert report["zoo_commit"] == "abc123" and report["zoo"] == str(zoo)
     assert [r["status"] for r in report["results"]] == ["ok", "failed", "not run"]
     broken = report["results"][1]
     assert broken["where"] == "research/cv/tiny/train.py:20" and broken["returncode"] == 1

@@ -26,8 +26,7 @@ from tfspore.dataset.engine.datasets_tfds import TFDSDataset
 from tfspore.dataset import transforms, vision  # noqa: E402
 from tfspore import context  # noqa: E402,F401  (MindSpore's dataset package exposes mindspore.context)
 
-__all__ = list(_engine_all) + ["MnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset",
-                               "TFRecordDataset", "TFDSDataset", "transforms", "vision"]
+__all__ = list(_engine_all) + ["TFDSDataset", "transforms", "vision"]
 
 # Keep last: missing MindSpore names on the modules imported above raise a clear error.
 from tfspore._missing import install_missing_name_hooks as _install_missing_name_hooks  # noqa: E402

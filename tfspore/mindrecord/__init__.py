@@ -21,5 +21,10 @@ from tfspore.mindrecord.common.exceptions import __all__ as _exceptions_all
 from tfspore.mindrecord.core.shardutils import FAILED, SUCCESS
 from tfspore.mindrecord.filereader import FileReader
 from tfspore.mindrecord.filewriter import FileWriter
+from tfspore.mindrecord.mindpage import MindPage
 
-__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED"] + list(_exceptions_all)
+__all__ = ["FileWriter", "FileReader", "MindPage", "SUCCESS", "FAILED"] + list(_exceptions_all)
+
+# Keep last: missing MindSpore names on the modules imported above raise a clear error.
+from tfspore._missing import install_missing_name_hooks as _install_missing_name_hooks  # noqa: E402
+_install_missing_name_hooks(__name__)

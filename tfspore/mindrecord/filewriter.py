@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -246,6 +246,10 @@ class FileWriter:
     def _verify(self, raw_data: List[dict]) -> List[dict]:
         """Rows that match the schema; the others are dropped with a warning, as MindSpore does."""
         kept = []
+        dtypes = {f: np.dtype(spec["type"]) for f, spec in self._schema.items() if "shape" in spec}
+        # field -> (product of the known dimensions, whether one dimension is -1): np.reshape's rule
+        sizes = {f: (max(1, int(np.prod([d for d in spec["shape"] if d != -1]))), -1 in spec["shape"])
+                 for f, spec in self._schema.items() if "shape" in spec}
         for i, row in enumerate(raw_data):
             problem = None
             for field, spec in self._schema.items():
@@ -261,12 +265,11 @@ class FileWriter:
                     if "shape" not in spec:
                         problem = f"data shape for field: '{field}' is not specified."
                         break
-                    if spec["type"] != str(value.dtype):
+                    if value.dtype != dtypes[field]:
                         problem = f"data type: '{value.dtype}' for field: '{field}' is not matched."
                         break
-                    try:
-                        np.reshape(value, spec["shape"])
-                    except ValueError:
+                    known, free = sizes[field]
+                    if (value.size % known != 0) if free else value.size != known:
                         problem = f"data shape: '{value.shape}' for field: '{field}' is not matched."
                         break
             if problem is None:
@@ -275,19 +278,34 @@ class FileWriter:
                 logger.warning(f"For 'FileWriter.write_raw_data', for schema, {i} th data is wrong, {problem}")
         return kept
 
-    def _prepare(self, row: dict, blob_fields: Sequence[str], raw_fields: Sequence[str], index: Sequence[str]):
-        parts, saved = [], 0
+    def _prepare(self, rows: List[dict]) -> List[tuple]:
+        """Rows as (raw dict, blob payload, index values, bytes saved by compression), each blob
+        field encoded for all rows at once."""
+        blob_fields = self._blob_fields
+        raw_fields = [k for k in self._schema if k not in blob_fields]
+        index = self._index_list()
+        saved = np.zeros(len(rows), np.int64)
+        parts = []
         for field in blob_fields:
             spec = self._schema[field]
-            stored = fmt.encode_blob_field(row[field], spec)
             if spec["type"] in ("int32", "int64"):
-                saved += np.asarray(row[field]).size * np.dtype(spec["type"]).itemsize - len(stored)
+                stored, field_saved = fmt.compress_many([r[field] for r in rows])
+                if spec["type"] == "int32":
+                    field_saved = field_saved - 4 * np.fromiter((np.size(r[field]) for r in rows), np.int64,
+                                                                len(rows))
+                saved += field_saved
+            else:
+                stored = [fmt.encode_blob_field(r[field], spec) for r in rows]
             parts.append(stored)
-        raw = {}
-        for field in raw_fields:
-            value = row[field]
-            raw[field] = value.item() if isinstance(value, np.generic) else value
-        return raw or None, fmt.merge_blob(parts), [raw[f] for f in index], saved
+        prepared = []
+        for i, row in enumerate(rows):
+            raw = {}
+            for field in raw_fields:
+                value = row[field]
+                raw[field] = value.item() if isinstance(value, np.generic) else value
+            prepared.append((raw or None, fmt.merge_blob([p[i] for p in parts]), [raw[f] for f in index],
+                             int(saved[i])))
+        return prepared
 
     def write_raw_data(self, raw_data: List[dict], parallel_writer: bool = False) -> None:
         """Check `raw_data` against the schema and write its rows; the rows of each call are split
@@ -323,10 +341,7 @@ class FileWriter:
         if not rows:
             raise RuntimeError("There is no valid data which can be written by 'write_raw_data' to mindrecord "
                                "file. Please check the abnormal input data indicated in the warning log above.")
-        blob_fields = self._blob_fields
-        raw_fields = [k for k in self._schema if k not in blob_fields]
-        index = self._index_list()
-        prepared = [self._prepare(r, blob_fields, raw_fields, index) for r in rows]
+        prepared = self._prepare(rows)
         # Each shard gets n // shards rows, the first n % shards one more (MindSpore gives the
         # remainder rows to shards chosen at random).
         if self._parallel_writer:

@@ -16,6 +16,8 @@ from tfspore.nn.wrap import __all__ as _wrap_all
 from tfspore.nn import metrics  # noqa: E402
 from tfspore.nn import probability  # noqa: E402,F401
 from tfspore.nn import utils  # noqa: E402,F401
+from tfspore.nn import grad  # noqa: E402,F401
+from tfspore.nn.grad import Jvp, Vjp  # noqa: E402,F401
 from tfspore.nn.utils import no_init_parameters  # noqa: E402,F401
 from tfspore.nn.metrics import *  # noqa: F401,F403
 from tfspore.nn.metrics import __all__ as _metrics_all
@@ -23,4 +25,4 @@ from tfspore.nn.metrics import __all__ as _metrics_all
 __all__ = ["Cell", "GraphCell", "Buffer"] + list(_layer_all) + list(_loss_all) + list(_optim_all) + list(_wrap_all)
 __all__ += list(_metrics_all)
 __all__ += list(learning_rate_schedule.__all__) + list(dynamic_lr.__all__)
-__all__ += ["no_init_parameters"]
+__all__ += ["no_init_parameters", "Jvp", "Vjp"]

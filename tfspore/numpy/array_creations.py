@@ -17,7 +17,7 @@ from tfspore import ops
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
 from tfspore.numpy import _utils as U
-from tfspore.numpy._pad import pad
+from tfspore.numpy._pad import pad  # noqa: F401  (mindspore.numpy.array_creations.pad)
 
 __all__ = ["array", "asarray", "asfarray", "copy_", "ones", "zeros", "full", "empty", "arange", "linspace",
            "logspace", "geomspace", "eye", "identity", "ones_like", "zeros_like", "full_like", "empty_like",

@@ -436,6 +436,12 @@ class Dataset:
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
 
+    def save(self, file_name: str, num_files: int = 1, file_type: str = "mindrecord") -> None:
+        """Write the rows (one pass) into MindRecord files readable by ``MindDataset``
+        (see :mod:`tfspore.dataset.engine.datasets_save`)."""
+        from tfspore.dataset.engine.datasets_save import save_to_mindrecord  # pylint: disable=C0415
+        save_to_mindrecord(self, file_name, num_files, file_type)
+
     # ---- operations (the node classes live in _ops.py) ---------------------------------
     def map(self, operations: Any, input_columns: Optional[Union[str, List[str]]] = None,
             output_columns: Optional[Union[str, List[str]]] = None, num_parallel_workers: Optional[int] = None,

@@ -1,10 +1,11 @@
 """``MindDataset``: rows of MindRecord files, read on ``tf.data``.
 
 The files are read once when the dataset is built, in bulk (see
-:mod:`tfspore.mindrecord.core.shardreader`): scalar fields become in-memory column tensors,
-bytes and array fields one string tensor per field. Each row is then a gather and TF decoding
-ops (``decode_raw``; the integer-array decompression as vectorised TF ops) inside the
-pipeline's parallel map: no Python runs per row.
+:mod:`tfspore.mindrecord.core.shardreader`), and every field is decoded for all rows at once
+with vectorised numpy: scalar fields and arrays of one shape become dense column tensors
+(a batch right after the source gathers whole batches), arrays of varying shape a values
+tensor with row splits, bytes fields a string tensor decoded by ``decode_raw``. No Python runs
+per row while the pipeline runs.
 
 Example:
     >>> import tfspore.dataset as ds
@@ -29,29 +30,6 @@ from tfspore.mindrecord.core.shardreader import load
 __all__ = ["MindDataset"]
 
 _NP_TYPES = {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}
-_TF_TYPES = {"int32": tf.int32, "int64": tf.int64, "float32": tf.float32, "float64": tf.float64}
-
-
-def decompress_ints(data: tf.Tensor, dtype: tf.DType) -> tf.Tensor:
-    """MindRecord's integer-array compression decoded with TF ops (a 1-D tensor of `dtype`).
-
-    `data` is a scalar string: element count (big-endian uint32), 2-bit width codes, values.
-    """
-    b = tf.cast(tf.io.decode_raw(data, tf.uint8), tf.int64)
-    n = b[0] * 16777216 + b[1] * 65536 + b[2] * 256 + b[3]
-    ncode = (n + 3) // 4
-    i = tf.range(n)
-    codes = tf.bitwise.bitwise_and(
-        tf.bitwise.right_shift(tf.gather(b, 4 + i // 4), 6 - 2 * (i % 4)), tf.constant(3, tf.int64))
-    widths = tf.bitwise.left_shift(tf.constant(1, tf.int64), codes)
-    starts = 4 + ncode + tf.cumsum(widths, exclusive=True)
-    k = tf.range(8, dtype=tf.int64)
-    last = tf.maximum(tf.size(b, out_type=tf.int64) - 1, 0)
-    raw = tf.gather(b, tf.minimum(starts[:, None] + k[None, :], last))
-    negative = tf.gather(b, tf.minimum(starts + widths - 1, last)) >= 128
-    fill = tf.where(negative, tf.constant(255, tf.int64), tf.constant(0, tf.int64))
-    full = tf.cast(tf.where(k[None, :] < widths[:, None], raw, fill[:, None]), tf.uint8)
-    return tf.cast(tf.reshape(tf.bitcast(full, tf.int64), [-1]), dtype)
 
 
 def _shuffle_mode(shuffle: Any) -> Optional[_samplers.Shuffle]:
@@ -136,54 +114,96 @@ class MindDataset(MappableSource):
         self._file_count = len(table.files)
         n = len(table)
         padded = int(num_padded or 0) if padded_sample is not None else 0
-        self._arrays: List[np.ndarray] = []
+        # Per column: ("dense", array) gathered by row; ("ragged", (values, splits), shape) sliced
+        # by row; ("bytes", object array) decoded by row.
+        self._columns: List[tuple] = []
         for name in names:
             spec = schema[name]
             if name in table.blob_fields:
                 col = table.blob_fields.index(name)
-                values = [blobs[col] for blobs in table.blobs]
-                if padded:
-                    values += [shardformat.encode_blob_field(padded_sample[name], spec)] * padded
-                self._arrays.append(np.array(values + [b""], dtype=object)[:-1])
+                blobs = [b[col] for b in table.blobs]
+                pad = padded_sample.get(name) if padded else None
+                self._columns.append(self._blob_column(name, spec, blobs, pad, padded, api))
             else:
                 values = [r.get(name) for r in table.raw]
                 if padded:
                     values += [padded_sample[name]] * padded
                 if spec["type"] == "string":
-                    self._arrays.append(np.array([str(x).encode("utf-8") for x in values] + [b""],
-                                                 dtype=object)[:-1])
+                    array = np.array([str(x).encode("utf-8") for x in values] + [b""], dtype=object)[:-1]
                 else:
-                    self._arrays.append(np.array(values, dtype=_NP_TYPES[spec["type"]]))
+                    array = np.array(values, dtype=_NP_TYPES[spec["type"]])
+                self._columns.append(("dense", array))
         self._rows = n + padded
         if padded:
             self._file_of_row = np.concatenate([self._file_of_row, np.full(padded, self._file_count, np.int64)])
-        self._tensors: Optional[List[tf.Tensor]] = None
+        # A batch right after this source gathers whole batches when every column is a dense array.
+        self._gathers_batches = all(c[0] == "dense" for c in self._columns)
+        self._tensors: Optional[List[Any]] = None
+
+    def _blob_column(self, name: str, spec: Dict[str, Any], blobs: List[bytes], pad: Any, padded: int,
+                     api: str) -> tuple:
+        """Decode a blob field of every row at once (numpy), dense when every row has one shape."""
+        ftype = spec["type"]
+        if ftype == "bytes":
+            if padded:
+                blobs = blobs + [bytes(pad)] * padded
+            return ("bytes", np.array(blobs + [b""], dtype=object)[:-1])
+        try:
+            if ftype in ("int32", "int64"):
+                values, splits = shardformat.decompress_many(blobs, ftype)
+            else:
+                item = np.dtype(ftype).itemsize
+                lengths = np.fromiter((len(b) for b in blobs), np.int64, len(blobs))
+                if (lengths % item).any():
+                    raise ValueError(f"a {ftype} array's byte length is not a multiple of {item}")
+                values = np.frombuffer(b"".join(blobs), "<" + np.dtype(ftype).str[1:]).astype(ftype)
+                splits = np.concatenate([[0], np.cumsum(lengths // item)]).astype(np.int64)
+        except ValueError as err:
+            raise RuntimeError(f"For '{api}', MindRecord files {self.dataset_files!r} are corrupt: field "
+                               f"'{name}': {err}.") from err
+        if padded:
+            extra = np.asarray(pad, dtype=ftype).reshape(-1)
+            values = np.concatenate([values] + [extra] * padded)
+            splits = np.concatenate([splits, splits[-1] + len(extra) * np.arange(1, padded + 1)])
+        shape = list(spec["shape"])
+        known = int(np.prod([d for d in shape if d != -1])) if shape else 1
+        counts = np.diff(splits)
+        bad = counts % max(known, 1) != 0 if -1 in shape else counts != known
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise RuntimeError(f"For '{api}', field '{name}' of row {row} has {int(counts[row])} values, which do not "
+                               f"fit the schema's shape {shape}; files: {self.dataset_files!r}.")
+        if counts.size and (counts == counts[0]).all():
+            rows = counts.size
+            resolved = [d if d != -1 else int(counts[0]) // max(known, 1) for d in shape]
+            return ("dense", values.reshape([rows] + resolved))
+        return ("ragged", (values, splits), shape)
 
     def _num_rows(self) -> int:
         return self._rows
 
     # ---- rows ----------------------------------------------------------------------------
-    def _decode(self, name: str, value: tf.Tensor) -> tf.Tensor:
-        spec = self._schema[name]
-        ftype = spec["type"]
-        if ftype == "string":
-            return value
-        if "shape" not in spec and ftype != "bytes":
-            return value
-        if ftype == "bytes":
-            return tf.io.decode_raw(value, tf.uint8)
-        if ftype in ("int32", "int64"):
-            out = decompress_ints(value, _TF_TYPES[ftype])
-        else:
-            out = tf.io.decode_raw(value, _TF_TYPES[ftype])
-        return tf.reshape(out, spec["shape"])
-
     def _row(self, index: tf.Tensor) -> Tuple[tf.Tensor, ...]:
         if self._tensors is None:
             with tf.init_scope(), tf.device("/CPU:0"):
-                self._tensors = [tf.constant(a, tf.string) if a.dtype == object else tf.constant(a)
-                                 for a in self._arrays]
-        return tuple(self._decode(name, tf.gather(t, index)) for name, t in zip(self.column_names, self._tensors))
+                tensors = []
+                for col in self._columns:
+                    if col[0] == "ragged":
+                        tensors.append((tf.constant(col[1][0]), tf.constant(col[1][1])))
+                    else:
+                        array = col[1]
+                        tensors.append(tf.constant(array, tf.string) if array.dtype == object else tf.constant(array))
+                self._tensors = tensors
+        out = []
+        for col, t in zip(self._columns, self._tensors):
+            if col[0] == "dense":
+                out.append(tf.gather(t, index))
+            elif col[0] == "bytes":
+                out.append(tf.io.decode_raw(tf.gather(t, index), tf.uint8))
+            else:
+                values, splits = t
+                out.append(tf.reshape(values[splits[index]:splits[index + 1]], col[2]))
+        return tuple(out)
 
     # ---- Shuffle.FILES / Shuffle.INFILE ----------------------------------------------------
     def _file_shuffle(self) -> bool:

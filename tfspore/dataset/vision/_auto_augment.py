@@ -39,8 +39,8 @@ class RandomSelectSubpolicy(ImageTensorOperation):
         >>> import numpy as np
         >>> from tfspore.dataset import vision
         >>> op = vision.RandomSelectSubpolicy([[(vision.Invert(), 1.0)]])
-        >>> op(np.array([[0, 255]], np.uint8)).tolist()
-        [[255, 0]]
+        >>> op(np.array([[[0, 255, 5]]], np.uint8)).tolist()
+        [[[255, 0, 250]]]
     """
 
     _tf_random = True
@@ -94,8 +94,8 @@ class UniformAugment(ImageTensorOperation):
         >>> import numpy as np
         >>> from tfspore.dataset import vision
         >>> op = vision.UniformAugment([vision.Invert()], num_ops=1)
-        >>> op(np.array([[0, 255]], np.uint8)).tolist()
-        [[255, 0]]
+        >>> op(np.array([[[0, 255, 5]]], np.uint8)).tolist()
+        [[[255, 0, 250]]]
     """
 
     _tf_random = True

@@ -26,7 +26,8 @@ class NormalizePad(Normalize):
         (2, 2, 4)
     """
 
-    def __init__(self, mean: Sequence[float], std: Sequence[float], dtype: str = "float32", is_hwc: bool = True) -> None:
+    def __init__(self, mean: Sequence[float], std: Sequence[float], dtype: str = "float32",
+                 is_hwc: bool = True) -> None:
         super().__init__(mean, std, is_hwc)
         if not isinstance(dtype, str):
             raise TypeError(f"For 'NormalizePad', dtype should be string, but got {dtype!r}.")

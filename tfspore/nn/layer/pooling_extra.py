@@ -81,7 +81,8 @@ class _LPPool(Cell):
         super().__init__()
         self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
         if isinstance(norm_type, bool) or not isinstance(norm_type, (int, float)) or norm_type <= 0:
-            raise ValueError(f"For '{self.cls_name}', the 'norm_type' must be a positive number, but got {norm_type!r}.")
+            raise ValueError(f"For '{self.cls_name}', the 'norm_type' must be a positive number, but got "
+                             f"{norm_type!r}.")
         for arg, value in (("kernel_size", kernel_size), ("stride", stride)):
             if value is None and arg == "stride":
                 continue

@@ -23,7 +23,7 @@ from tfspore.nn.layer.activation import LogSoftmax
 from tfspore.nn.loss._base import LossBase, check_is_tensor, check_reduction
 
 __all__ = ["FocalLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "TripletMarginLoss", "HingeEmbeddingLoss",
-           "PoissonNLLLoss", "GaussianNLLLoss"]
+           "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginWithDistanceLoss"]
 
 
 def _reduce(x: tf.Tensor, reduction: str) -> tf.Tensor:
@@ -69,7 +69,8 @@ class FocalLoss(LossBase):
             raise TypeError(f"For '{self.cls_name}', the type of 'weight' must be a Tensor, but got "
                             f"{type(weight).__name__}.")
         if isinstance(weight, Tensor) and len(weight.shape) != 1:
-            raise ValueError(f"For '{self.cls_name}', the dimension of 'weight' must be 1, but got {len(weight.shape)}.")
+            raise ValueError(f"For '{self.cls_name}', the dimension of 'weight' must be 1, but got "
+                             f"{len(weight.shape)}.")
         self.weight = weight
         self.logsoftmax = LogSoftmax(1)
 
@@ -356,3 +357,57 @@ class GaussianNLLLoss(LossBase):
         if self.full:
             loss = loss + 0.5 * math.log(2 * math.pi)
         return _wrap(_reduce(loss, self.reduction))
+
+
+def _pairwise_distance(x: Any, y: Any) -> Tensor:
+    """The L2 norm of ``|x - y|`` over axis 1 (MindSpore's default distance of TripletMarginWithDistanceLoss)."""
+    d = tf.abs(to_tf(x) - to_tf(y))
+    if d.shape.rank == 0:
+        raise ValueError("For 'pairwise_distance' in 'TripletMarginWithDistanceLoss', 'ndim' of the input must be "
+                         f"positive, but got {d.shape.rank}")
+    return _wrap(tf.norm(d, ord=2, axis=1))
+
+
+class TripletMarginWithDistanceLoss(LossBase):
+    """``max(d(x, positive) - d(x, negative) + margin, 0)`` with a given distance function, then reduced.
+
+    Args:
+        distance_function: a callable ``(a, b) -> distances``; None uses the L2 distance over axis 1.
+        swap: use ``min(d(x, negative), d(positive, negative))`` as the negative distance.
+        reduction: ``'mean'``, ``'sum'`` or ``'none'``.
+        margin: the margin (a float).
+
+    Inputs:
+        x: the anchors.
+        positive: the positives.
+        negative: the negatives.
+
+    Outputs:
+        The reduced loss.
+
+    Raises:
+        TypeError: when ``margin`` is not a float or ``swap`` not a bool.
+
+    Example:
+        >>> TripletMarginWithDistanceLoss(margin=0.5).margin
+        0.5
+    """
+
+    def __init__(self, distance_function: Any = None, swap: bool = False, reduction: str = "mean",
+                 margin: float = 1.0) -> None:
+        super().__init__(reduction=reduction)
+        if not isinstance(margin, float):
+            raise TypeError(f"For '{self.cls_name}', the type of 'margin' must be float, but got "
+                            f"{type(margin).__name__}.")
+        validator.check_bool(swap, "swap", self.cls_name)
+        self.distance_function = _pairwise_distance if distance_function is None else distance_function
+        self.swap, self.reduction, self.margin = swap, reduction, margin
+
+    def construct(self, x: Any, positive: Any, negative: Any) -> Tensor:
+        for arg, value in (("x", x), ("positive", positive), ("negative", negative)):
+            check_is_tensor(arg, value, self.cls_name)
+        d1 = to_tf(self.distance_function(x, positive))
+        d2 = to_tf(self.distance_function(x, negative))
+        if self.swap:
+            d2 = tf.minimum(d2, to_tf(self.distance_function(positive, negative)))
+        return self.get_loss(_wrap(tf.maximum(d1 - d2 + self.margin, 0.0)))

@@ -18,7 +18,8 @@ from tfspore.nn.loss._classification import (BCELoss, BCEWithLogitsLoss, CrossEn
                                              SoftmaxCrossEntropyWithLogits)
 from tfspore.nn.loss._ctc import CTCLoss
 from tfspore.nn.loss._likelihood import (FocalLoss, GaussianNLLLoss, HingeEmbeddingLoss, MultiLabelSoftMarginLoss,
-                                         MultiMarginLoss, PoissonNLLLoss, TripletMarginLoss)
+                                         MultiMarginLoss, PoissonNLLLoss, TripletMarginLoss,
+                                         TripletMarginWithDistanceLoss)
 from tfspore.nn.loss._dice import DiceLoss, MultiClassDiceLoss
 from tfspore.nn.loss._margin import CosineEmbeddingLoss, MarginRankingLoss, MultilabelMarginLoss, SoftMarginLoss
 from tfspore.nn.loss._regression import HuberLoss, L1Loss, MAELoss, MSELoss, RMSELoss, SmoothL1Loss
@@ -29,4 +30,4 @@ __all__ = [
     "RMSELoss", "MAELoss", "HuberLoss", "CrossEntropyLoss", "NLLLoss", "KLDivLoss", "MarginRankingLoss",
 ]
 __all__ += ["CTCLoss", "FocalLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MultiLabelSoftMarginLoss",
-            "MultiMarginLoss", "PoissonNLLLoss", "TripletMarginLoss"]
+            "MultiMarginLoss", "PoissonNLLLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss"]

@@ -18,3 +18,6 @@ from tfspore.nn.optim.thor import thor
 
 __all__ = ["Optimizer", "Momentum", "LARS", "Adam", "AdamWeightDecay", "LazyAdam", "AdamOffload", "Lamb", "SGD",
            "FTRL", "RMSProp", "ProximalAdagrad", "Adagrad", "AdaMax", "Adadelta", "thor"]
+from tfspore.nn.optim import rprop  # noqa: E402
+from tfspore.nn.optim.rprop import Rprop  # noqa: E402
+__all__ += ["Rprop"]

@@ -9,6 +9,7 @@ from tfspore.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossSca
 
 __all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "DistributedGradReducer"]
 __all__ += ["TrainOneStepWithLossScaleCell", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell"]
-from tfspore.nn.wrap.cell_wrapper import (MicroBatchInterleaved, ParameterUpdate, PipelineCell,  # noqa: E402
-                                          VirtualDatasetCellTriple)
-__all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate"]
+from tfspore.nn.wrap.cell_wrapper import (GradAccumulationCell, MicroBatchInterleaved, ParameterUpdate,  # noqa: E402
+                                          PipelineCell, VirtualDatasetCellTriple)
+__all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate",
+            "GradAccumulationCell"]

@@ -33,7 +33,7 @@ from tfspore.nn.layer.basic import Identity
 from tfspore.ops.composite._grad import GradOperation, _apply_param_hooks, _differentiate
 
 __all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell"]
-__all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate"]
+__all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate", "GradAccumulationCell"]
 
 
 def _get_attr_from_cell(cell: Cell, network: Any) -> None:
@@ -488,3 +488,42 @@ class ParameterUpdate(Cell):
         var = self._param._var
         var.assign(tf.cast(to_tf(x), var.dtype))
         return x
+
+
+class GradAccumulationCell(Cell):
+    """Split the batch into ``micro_size`` micro-batches, run ``network`` on each, and add the outputs
+    (MindSpore's gradient-accumulation wrapper; on one device the sum of the micro-batch losses).
+
+    Args:
+        network: the network (usually one returning a loss).
+        micro_size: the number of micro-batches.
+
+    Raises:
+        TypeError: when ``network`` is not a Cell or ``micro_size`` not an int.
+        ValueError: when ``micro_size`` is not positive.
+
+    Example:
+        >>> GradAccumulationCell(nn.Identity(), 2).micro_size  # doctest: +SKIP
+        2
+    """
+
+    def __init__(self, network: Cell, micro_size: int) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'GradAccumulationCell', the argument 'network' must cell type, but got the type : "
+                            f"{type(network)}.")
+        if isinstance(micro_size, bool) or not isinstance(micro_size, int):
+            raise TypeError(f"For 'GradAccumulationCell', the argument 'micro_size' must be integer, but got the "
+                            f"type : {type(micro_size)}.")
+        if micro_size <= 0:
+            raise ValueError(f"For 'GradAccumulationCell', the argument 'micro_size' must be large than 0, but got "
+                             f"{micro_size}.")
+        self.network = network
+        self.micro_size = micro_size
+        _get_attr_from_cell(self, network)
+
+    def construct(self, *inputs: Any) -> Any:
+        total = None
+        for i in range(self.micro_size):
+            total = _add(total, self.network(*_micro_slices(inputs, self.micro_size, i)))
+        return total

@@ -31,6 +31,8 @@ from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
 from tfspore.nn.cell import Cell
 from tfspore.nn.wrap.cell_wrapper import TrainOneStepCell, _forward_and_grads, _get_attr_from_cell
+from tfspore.ops import operations as P
+from tfspore.ops.composite import HyperMap
 
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell"]
 
@@ -225,8 +227,17 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
 
     def __init__(self, network: Cell, optimizer: Cell, scale_sense: Any) -> None:
         super().__init__(network, optimizer, sens=None)
+        # The operators MindSpore's cell holds: subclasses in model-zoo scripts call them in their
+        # own construct (``self.hyper_map(F.partial(clip_grad, ...), grads)``, ``self.allreduce``).
+        self.hyper_map = HyperMap()
         self.base = Tensor(1, mstype.float32)
         self.base0 = Tensor(0, mstype.int32)
+        self.reduce_sum = P.ReduceSum(keep_dims=False)
+        self.reduce_all = P.ReduceAll(keep_dims=False)
+        self.less_equal = P.LessEqual()
+        self.equal = P.Equal()
+        self.logic_not = P.LogicalNot()
+        self.allreduce = P.AllReduce()
         self.is_distributed = self.parallel_mode != "stand_alone"
         self.gpu_target = False
         self.ascend_910a_target = False

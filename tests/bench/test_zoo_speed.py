@@ -1,0 +1,63 @@
+"""The parsing and arithmetic of bench/zoo_speed.py (no zoo script and no Keras run)."""
+import pytest
+
+from bench import zoo_speed
+
+
+def test_parse_step_times_reads_every_format_and_skips_eval():
+    lines = [
+        "Train epoch time: 198.863 ms, per step time: 66.288 ms",
+        "epoch: 1 step: 40, loss is 2.30",
+        "epoch time: 1234.500, per step time: 30.862, avg loss: 2.301",
+        "2026-11-26 23:31:02,123:INFO:epoch: [1/1] step: [10/312], lr: 0.100000, loss: 2.31, per step time: 310.5 ms",
+        "Eval epoch time: 50.0 ms, per step time: 5.0 ms",
+        "no figure here",
+    ]
+    assert zoo_speed.parse_step_times(lines) == [66.288, 30.862, 310.5]
+
+
+def test_steady_ms_drops_the_first_windows_and_takes_the_median():
+    assert zoo_speed.steady_ms([500.0, 10.0, 30.0, 20.0]) == 20.0
+    assert zoo_speed.steady_ms([500.0, 10.0, 30.0], skip=2) == 30.0
+    assert zoo_speed.steady_ms([500.0]) is None
+
+
+def test_keras_steady_ms_from_epoch_end_times():
+    # Epochs of 10 steps: 2.0 s (first, dropped), then 0.1 s, 0.3 s, 0.2 s.
+    ends = [2.0, 2.1, 2.4, 2.6]
+    assert zoo_speed.keras_steady_ms(ends, 10) == pytest.approx(20.0)
+    assert zoo_speed.keras_steady_ms([2.0], 10) is None
+    with pytest.raises(ValueError, match="'steps' must be positive, but got 0"):
+        zoo_speed.keras_steady_ms(ends, 0)
+
+
+def test_ratio_and_table():
+    assert zoo_speed.ratio(30.0, 20.0) == pytest.approx(1.5)
+    assert zoo_speed.ratio(None, 20.0) is None
+    assert zoo_speed.ratio(30.0, 0.0) is None
+    rows = [
+        {"name": "lenet", "batch": 32, "image": 32, "policy": "float32", "tfspore_ms": 11.0, "keras_ms": 10.0},
+        {"name": "vgg16", "batch": 4, "image": 224, "policy": "mixed_float16", "tfspore_ms": 3000.0,
+         "keras_ms": 90000.0, "keras_lower_bound": True, "keras_fp32_ms": 2000.0},
+    ]
+    table = zoo_speed.format_table(rows).splitlines()
+    assert table[0].startswith("| script |")
+    lenet = [c.strip() for c in table[2].split("|")[1:-1]]
+    assert lenet[4:7] == ["11.00", "10.00", "1.10"] and lenet[-1] == "yes"
+    vgg = [c.strip() for c in table[3].split("|")[1:-1]]
+    # Keras's figure is a lower bound, so the ratio is an upper bound; the float32 twin fails 1.2x.
+    assert vgg[5:9] == [">90000.00", "<0.03", "2000.00", "1.50"] and vgg[-1] == "**no**"
+
+
+def test_subst_fills_placeholders_and_makes_integers():
+    subst = {"data": "/d", "batch": 32}
+    assert zoo_speed._subst("{data}/train", subst) == "/d/train"  # pylint: disable=protected-access
+    assert zoo_speed._subst("{batch}", subst) == 32  # pylint: disable=protected-access
+    assert zoo_speed._subst([224, 224], subst) == [224, 224]  # pylint: disable=protected-access
+
+
+def test_specs_cover_the_issue_scripts():
+    names = {s.name for s in zoo_speed.SPECS}
+    assert {"lenet", "resnet18", "resnet50", "mobilenetv2", "vgg16"} <= names
+    vgg = next(s for s in zoo_speed.SPECS if s.name == "vgg16")
+    assert vgg.policy == "mixed_float16" and vgg.image == 224

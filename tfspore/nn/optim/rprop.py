@@ -1,0 +1,108 @@
+"""``Rprop``: resilient backpropagation (MindSpore's ``nn.Rprop``).
+
+Per parameter, from the sign of ``g * prev`` (the previous step's gradient)::
+
+    factor = etaplus (same sign), etaminus (sign change), 1 (a zero)
+    step_size = clip(step_size * factor, min_step, max_step)    (the first step starts from lr)
+    g' = 0 where the sign changed, else g
+    param -= sign(g') * step_size;  prev = g'
+
+The state Parameters are ``prev.<name>`` and ``step_size.<name>``, as in MindSpore.
+
+Example:
+    >>> from tfspore import nn
+    >>> opt = nn.Rprop(nn.Dense(3, 2).trainable_params())
+    >>> [p.name for p in opt.get_parameters()][2:]
+    ['prev.weight', 'prev.bias', 'step_size.weight', 'step_size.bias']
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfspore.common.tensor import Tensor
+from tfspore.nn.optim import _validator as validator
+from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+
+__all__ = ["Rprop"]
+
+
+class Rprop(Optimizer):
+    """The Rprop optimizer.
+
+    Args:
+        params: a list of Parameters or of parameter-group dicts.
+        learning_rate: the initial step size (a float, list, Tensor or schedule).
+        etas: ``(etaminus, etaplus)`` with ``0 < etaminus < 1 < etaplus``.
+        step_sizes: ``(min_step, max_step)`` floats.
+        weight_decay: a number, or a Cell of ``global_step``.
+
+    Inputs:
+        gradients: a tuple of Tensors, one per parameter.
+
+    Outputs:
+        A tuple of success flags, one per parameter.
+
+    Raises:
+        TypeError: when ``etas`` or ``step_sizes`` is not a tuple, or an item is not a float.
+        ValueError: for a tuple of the wrong size or values out of range.
+
+    Example:
+        >>> opt = nn.Rprop(net.trainable_params(), learning_rate=0.01)  # doctest: +SKIP
+    """
+
+    @opt_init_args_register
+    def __init__(self, params: Any, learning_rate: Any = 0.1, etas: tuple = (0.5, 1.2),
+                 step_sizes: tuple = (1e-6, 50.0), weight_decay: Any = 0.0) -> None:
+        super().__init__(learning_rate, params, weight_decay)
+        if not isinstance(etas, tuple):
+            raise TypeError(f"For Rprop, etas must be a tuple, but got {type(etas)}.")
+        if len(etas) != 2:
+            raise ValueError(f"For Rprop, etas must be a tuple with the size of 2, but got {len(etas)}.")
+        if not isinstance(step_sizes, tuple):
+            raise TypeError(f"For Rprop, step_sizes must be a tuple, but got {type(etas)}.")
+        if len(step_sizes) != 2:
+            raise ValueError(f"For Rprop, step_sizes must be a tuple with the size of 2, but got {len(step_sizes)}.")
+        if step_sizes[0] > step_sizes[1]:
+            raise ValueError(f"For Rprop, maximal step size should not be less than minimal step size, but got "
+                             f"{step_sizes[0]} > {step_sizes[1]}.")
+        validator.check_float_range(etas[0], 0.0, 1.0, validator.INC_NEITHER, "etaminus", self.cls_name)
+        validator.check_value_type("etaplus", etas[1], [float], self.cls_name)
+        if etas[1] <= 1.0:
+            raise ValueError(f"For Rprop, etaplus must be greater than 1.0, but got etaplus {etas[1]}.")
+        validator.check_value_type("min_step_sizes", step_sizes[0], [float], self.cls_name)
+        validator.check_value_type("max_step_sizes", step_sizes[1], [float], self.cls_name)
+        self.etaminus, self.etaplus = etas
+        self.step_size_min, self.step_size_max = step_sizes
+        self.prev = self.parameters.clone(prefix="prev", init="zeros")
+        self.step_size = self.parameters.clone(prefix="step_size", init="zeros")
+
+    def construct(self, gradients: Sequence[Any]) -> tuple:
+        if not isinstance(gradients, tuple) or not isinstance(gradients[0], (Tensor, tf.Tensor)):
+            raise TypeError("For 'Rprop', the 'gradients' must be a tuple of Tensor.")
+        gradients = self._prepare_gradients(gradients)
+        lr = self.get_lr()
+        step_op = self._increase_global_step()
+        with tf.control_dependencies([step_op] if step_op is not None else []):
+            first = tf.equal(tf.reshape(tf.convert_to_tensor(self.global_step._var), []), 1)
+        flags = []
+        for i, (param, prev, step_size, grad) in enumerate(zip(self.parameters, self.prev, self.step_size,
+                                                               gradients)):
+            var = param._var
+            dt = var.dtype if var.dtype in (tf.float16, tf.bfloat16) else tf.float32
+            lr_i = _as(self._lr_for(lr, i), dt)
+            size = tf.where(first, tf.ones_like(_as(step_size._var, dt)) * lr_i, _as(step_size._var, dt))
+            g = _as(grad, dt)
+            sign = tf.sign(g * _as(prev._var, dt))
+            factor = tf.where(sign > 0, tf.constant(self.etaplus, dt),
+                              tf.where(sign < 0, tf.constant(self.etaminus, dt), tf.constant(1.0, dt)))
+            size = tf.clip_by_value(size * factor, tf.constant(self.step_size_min, dt),
+                                    tf.constant(self.step_size_max, dt))
+            g_update = tf.where(tf.equal(factor, tf.constant(self.etaminus, dt)), tf.zeros_like(g), g)
+            new_param = _as(var, dt) - tf.sign(g_update) * size
+            ops = [var.assign(_as(new_param, var.dtype), read_value=False),
+                   prev._var.assign(_as(g_update, prev._var.dtype), read_value=False),
+                   step_size._var.assign(_as(size, step_size._var.dtype), read_value=False)]
+            flags.append(_success(ops))
+        return tuple(flags)
