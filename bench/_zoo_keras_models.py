@@ -6,8 +6,8 @@ Each builder returns a ``keras.Model`` with the layer shapes of the zoo network 
   120-84-classes), input 1x32x32.
 * ``resnet18``: ResNet-18 of ``official/cv/ResNet`` (7x7/2 stem, BatchNorm, 3x3/2 max-pool, basic
   blocks 64/128/256/512 x 2, global average pool, dense), without convolution biases.
-* ``resnet50``: ``keras.applications.ResNet50`` (the same stages and bottleneck shapes; its
-  convolutions carry biases, the zoo's do not).
+* ``resnet50``: ResNet-50 of ``official/cv/ResNet`` (bottleneck blocks 3/4/6/3, the stride in
+  the 3x3 convolution, no convolution biases).
 * ``mobilenetv2``: ``keras.applications.MobileNetV2`` (width 1.0).
 * ``vgg16``: VGG-16 of ``official/cv/VGG/vgg16`` with its CIFAR-10 config (``batch_norm: True``,
   ``pad_mode: same``, no dropout): 13 3x3 convolutions with BatchNorm and ReLU, 5 max-pools, dense
@@ -81,10 +81,25 @@ def resnet18(image: int, channels: int, classes: int):
 
 
 def resnet50(image: int, channels: int, classes: int):
-    """``keras.applications.ResNet50`` without pretrained weights."""
+    """ResNet-50 as the zoo builds it: bottleneck blocks with the stride in the 3x3 convolution
+    (``keras.applications.ResNet50`` puts it in the first 1x1 one and adds convolution biases)."""
     import keras
-    return keras.applications.ResNet50(weights=None, input_shape=(image, image, channels), classes=classes,
-                                       classifier_activation=None)
+    layers = _layers()
+    inp = keras.Input((image, image, channels))
+    x = _conv_bn(inp, 64, 7, 2)
+    x = layers.MaxPooling2D(3, 2, padding="same")(x)
+    for i, (blocks, out_ch) in enumerate(zip((3, 4, 6, 3), (256, 512, 1024, 2048))):
+        for j in range(blocks):
+            stride = 2 if (i > 0 and j == 0) else 1
+            mid = out_ch // 4
+            out = _conv_bn(x, mid, 1)
+            out = _conv_bn(out, mid, 3, stride)
+            out = _conv_bn(out, out_ch, 1, relu=False)
+            if stride != 1 or x.shape[-1] != out_ch:
+                x = _conv_bn(x, out_ch, 1, stride, relu=False)
+            x = layers.ReLU()(layers.Add()([out, x]))
+    x = layers.GlobalAveragePooling2D()(x)
+    return keras.Model(inp, layers.Dense(classes, dtype="float32")(x))
 
 
 def mobilenetv2(image: int, channels: int, classes: int):

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import tfspore.dataset as ds
+import tfspore.dataset.engine.datasets_mindrecord as dm
 from tfspore.mindrecord import FileWriter
 from tfspore.mindrecord.core.shardformat import compress_ints, decompress_many
 
@@ -134,3 +135,40 @@ def test_missing_file_errors(tmp_path):
         ds.MindDataset(str(tmp_path / "nofile.mindrecord"))
     with pytest.raises(TypeError, match="dataset_files"):
         ds.MindDataset(5)
+
+
+def _rows_of(data):
+    return [{k: v.tolist() for k, v in r.items()} for r in data.create_dict_iterator(output_numpy=True, num_epochs=1)]
+
+
+def test_large_files_stream_blob_fields(files, monkeypatch):
+    """Above the size limit blob fields are read chunk by chunk from the files: same rows."""
+    in_memory = [_rows_of(ds.MindDataset(files, shuffle=False)),
+                 _rows_of(ds.MindDataset(files, columns_list=["img", "label", "tokens"], shuffle=False, num_shards=3,
+                                         shard_id=1))]
+    monkeypatch.setattr(dm, "STREAM_BLOB_BYTES", 0)
+    streamed = ds.MindDataset(files, shuffle=False)
+    assert streamed._stream is not None  # pylint: disable=protected-access
+    assert _rows_of(streamed) == in_memory[0]
+    assert _rows_of(ds.MindDataset(files, columns_list=["img", "label", "tokens"], shuffle=False, num_shards=3,
+                                   shard_id=1)) == in_memory[1]
+    shuffled = _rows_of(ds.MindDataset(files, columns_list=["tokens", "label"]))
+    assert sorted(r["label"] for r in shuffled) == list(range(10))
+    assert all(r["tokens"] == _row(r["label"])["tokens"].tolist() for r in shuffled)
+
+
+def test_streamed_corrupt_blob_is_reported(tmp_path, monkeypatch):
+    path = str(tmp_path / "c.mindrecord")
+    writer = FileWriter(path)
+    writer.add_schema({"tokens": {"type": "int64", "shape": [-1]}, "label": {"type": "int32"}}, "c")
+    writer.write_raw_data([{"tokens": np.arange(5, dtype=np.int64), "label": 1}])
+    writer.commit()
+    with open(path, "r+b") as f:  # the element count of the first array
+        f.seek(16 * 1024 * 1024 + 8)
+        f.write(b"\x00\x00\x01\x00")
+    monkeypatch.setattr(dm, "STREAM_BLOB_BYTES", 0)
+    with pytest.raises(RuntimeError, match="field 'tokens' of .*c.mindrecord.* is corrupt"):
+        _rows_of(ds.MindDataset(path))
+    monkeypatch.undo()
+    with pytest.raises(RuntimeError, match="c.mindrecord.* are corrupt: field 'tokens'"):
+        ds.MindDataset(path)

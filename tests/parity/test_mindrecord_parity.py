@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import tfspore.dataset as tds
+from tfspore.dataset.engine import datasets_mindrecord
 from tfspore import mindrecord as tmr
 
 ms_mr = pytest.importorskip("mindspore.mindrecord")
@@ -83,12 +84,7 @@ def _db(path):
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     root = tmp_path_factory.mktemp("mindrecord_parity")
-    return {case: (_write(ms_mr, str(root / "ms"), case), _write(tmp_mr_module(), str(root / "tf"), case))
-            for case in CASES}
-
-
-def tmp_mr_module():
-    return tmr
+    return {case: (_write(ms_mr, str(root / "ms"), case), _write(tmr, str(root / "tf"), case)) for case in CASES}
 
 
 def _assert_rows_equal(got, want):
@@ -184,11 +180,14 @@ def ms_dataset_rows(written, tmp_path_factory):
         return {k: npz[k] for k in npz.files}, spec
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["in_memory", "streamed"])
 @pytest.mark.parametrize("name", sorted(DATASET_CASES))
-def test_mind_dataset_matches_mindspore(ms_dataset_rows, name):
+def test_mind_dataset_matches_mindspore(ms_dataset_rows, name, stream, monkeypatch):
     ms_out, spec = ms_dataset_rows
     files, kwargs = spec[name]
     meta = json.loads(str(ms_out[f"{name}::meta"]))
+    if stream:  # blob fields read chunk by chunk from the files, as for files over the size limit
+        monkeypatch.setattr(datasets_mindrecord, "STREAM_BLOB_BYTES", 0)
     data = tds.MindDataset(files, **kwargs)
     assert data.get_col_names() == meta["cols"]
     assert data.get_dataset_size() == meta["size"]

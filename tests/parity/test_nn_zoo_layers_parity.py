@@ -455,3 +455,19 @@ def test_rprop_optimizer():
     assert [p.name for p in res[0]] == [p.name for p in res[1]]
     for a, b in zip(res[1], res[0]):
         _close(a, b)
+
+
+def test_asgd_optimizer():
+    rng = np.random.default_rng(14)
+    w0 = {"w": rng.standard_normal((3, 2)).astype(np.float32), "b": rng.standard_normal(2).astype(np.float32)}
+    grads = [[rng.standard_normal(v.shape).astype(np.float32) for v in w0.values()] for _ in range(5)]
+    res = []
+    for fw, nn in ((ms, mnn), (ts, tnn)):
+        params = [fw.Parameter(fw.Tensor(v.copy()), name=n) for n, v in w0.items()]
+        opt = nn.ASGD(params, learning_rate=0.05, lambd=0.01, t0=2.0, weight_decay=0.01)
+        for g in grads:
+            opt(tuple(fw.Tensor(x) for x in g))
+        res.append(list(opt.get_parameters()))
+    assert [p.name for p in res[0]] == [p.name for p in res[1]]
+    for a, b in zip(res[1], res[0]):
+        _close(a, b)

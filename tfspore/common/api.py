@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfspore.common import _state
+from tfspore.common import _control_flow, _state
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
 
 __all__ = ["jit", "JitConfig", "lazy_inline", "ms_function", "mutable", "no_inline"]
@@ -103,7 +103,7 @@ class _JitFunction:
 
             def traced(*args: Any, **kwargs: Any) -> Any:
                 with _state.entered():
-                    return _unwrap_nest(fn(*_wrap_nest(args), **_wrap_nest(kwargs)))
+                    return _unwrap_nest(_control_flow.call(fn, _wrap_nest(args), _wrap_nest(kwargs)))
             traced.__name__ = getattr(fn, "__name__", "jit_function")
             self._tf_fn = tf.function(traced, jit_compile=self._jit_compile, input_signature=self._input_signature,
                                       autograph=False, reduce_retracing=False)
@@ -112,7 +112,7 @@ class _JitFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not tf.executing_eagerly():
-            return self._fn(*args, **kwargs)  # inside another trace: inline
+            return _control_flow.call(self._fn, args, kwargs)  # inside another trace: inline
         return _wrap_nest(self._compiled()(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator, Mapping
 import tensorflow as tf
 
 from tfspore import context as _context
-from tfspore.common import _state
+from tfspore.common import _control_flow, _state
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple, _BufferTensor, _is_generated
 from tfspore.common.tensor import Tensor, _as_tf, _unwrap_nest, _wrap_nest
@@ -1132,7 +1132,7 @@ class Cell(tf.Module):
             for i, t in zip(pos, ts):
                 rebuilt[i] = Tensor._from_tf(t)
             call_args, call_kwargs = tf.nest.pack_sequence_as((args, kwargs), rebuilt)
-            out = self.construct(*call_args, **call_kwargs)
+            out = _control_flow.call(self.construct, call_args, call_kwargs)
             result[:] = [out]
             return [tf.convert_to_tensor(o) for o in tf.nest.flatten(_unwrap_nest(out))]
 
@@ -1448,7 +1448,7 @@ class Cell(tf.Module):
     def _run_body(self, args: tuple, kwargs: dict) -> Any:
         if self._recompute_cell is not None:
             return self._run_recompute(args, kwargs)
-        return self.construct(*args, **kwargs)
+        return _control_flow.call(self.construct, args, kwargs)
 
     # ----------------------------------------------------- compiled execution
     def set_inputs(self, *inputs: Any, **kwargs: Any) -> None:

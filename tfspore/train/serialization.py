@@ -40,7 +40,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
-from tfspore.train import _crypto
+from tfspore.train import _atomic, _crypto
 from tfspore.train._checkpoint_pb2 import Checkpoint
 
 from tfspore.train._export import export, load
@@ -267,12 +267,6 @@ def _records(entries: list, split_rows: bool) -> Iterator[bytes]:
             yield msg.SerializeToString()
 
 
-def _tmp_name(path: str) -> str:
-    """MindSpore's temporary name: the ``.ckpt`` / ``.safetensors`` extension replaced by ``.tmp``."""
-    root, ext = os.path.splitext(path)
-    return root + ".tmp" if ext in (".ckpt", ".safetensors") else path + ".tmp"
-
-
 # ------------------------------------------------------------------------- safetensors
 #: safetensors dtype codes of MindSpore's tensor_type strings, and the numpy dtypes they read as.
 _ST_CODES = {"Bool": "BOOL", "UInt8": "U8", "Int8": "I8", "Int16": "I16", "UInt16": "U16", "Float16": "F16",
@@ -389,28 +383,18 @@ def _read_safetensors(data: bytes) -> tuple:
     return metadata, {name: arrays[name] for _, _, name, _, _ in infos}
 
 
-def _remove(path: str) -> None:
-    if os.path.lexists(path):
-        try:
-            os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
-        except OSError:
-            pass
-        os.remove(path)
-
-
 def _write_file(path: str, entries: list, enc_key: bytes | None, enc_mode: str, crc_check: bool,
                 split_rows: bool, fmt: str = "ckpt", remove_redundancy: bool | None = None) -> None:
-    """Write ``entries`` to ``path`` through a temporary file in the same directory.
+    """Write ``entries`` to ``path`` atomically (see :mod:`tfspore.train._atomic`).
 
-    The temporary file is renamed over ``path`` only once it is complete, so a failure leaves the
-    previous file (if any) untouched and no partial file behind. The result is made read-only
-    for its owner (0o400), as MindSpore does. ``fmt`` is ``"ckpt"`` or ``"safetensors"``.
+    The data goes to a unique temporary file in the same directory (created with ``O_EXCL`` and
+    ``O_NOFOLLOW``), which is fsynced, made read-only for its owner (0o400, as MindSpore does),
+    renamed over ``path``, and the directory is fsynced. A failure leaves the previous file (if
+    any) untouched and no temporary behind. ``fmt`` is ``"ckpt"`` or ``"safetensors"``.
     """
     with _save_lock:
-        tmp = _tmp_name(path)
-        _remove(tmp)
         try:
-            with open(tmp, "wb") as f:
+            with _atomic.atomic_write(path) as f:
                 if fmt == "safetensors":
                     for chunk in _safetensors_bytes(entries, crc_check, remove_redundancy):
                         f.write(chunk)
@@ -432,21 +416,9 @@ def _write_file(path: str, entries: list, enc_key: bytes | None, enc_mode: str, 
                             del buf[:block]
                     if buf:
                         f.write(_crypto.encrypt_block(bytes(buf), enc_key, enc_mode))
-                f.flush()
-                os.fsync(f.fileno())
-            try:
-                os.replace(tmp, path)
-            except PermissionError:  # a read-only target blocks the rename on some platforms
-                _remove(path)
-                os.replace(tmp, path)
-            os.chmod(path, stat.S_IRUSR)
         except BaseException:
             _logger.critical("Failed to save the checkpoint file %s. Maybe don't have the permission to write files, "
                              "or the disk space is insufficient and so on.", path)
-            try:
-                _remove(tmp)
-            except OSError:
-                pass
             raise
 
 

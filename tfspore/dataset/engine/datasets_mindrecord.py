@@ -22,14 +22,19 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.dataset.engine import _validation as v
+from tfspore.dataset.engine._mindrecord_stream import BlobChunkReader
 from tfspore.dataset.engine import samplers as _samplers
 from tfspore.dataset.engine.datasets import MappableSource, _context
 from tfspore.mindrecord.core import shardformat
-from tfspore.mindrecord.core.shardreader import load
+from tfspore.mindrecord.core.shardreader import load, read_header, resolve_files
 
 __all__ = ["MindDataset"]
 
 _NP_TYPES = {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}
+# Above this many bytes of blob pages, blob fields are read chunk by chunk from the files while
+# the pipeline runs instead of being held in memory.
+STREAM_BLOB_BYTES = 1 << 30
+_CHUNK_ROWS = 256
 
 
 def _shuffle_mode(shuffle: Any) -> Optional[_samplers.Shuffle]:
@@ -99,15 +104,24 @@ class MindDataset(MappableSource):
         files = [os.fspath(f) for f in dataset_files] if isinstance(dataset_files, (list, tuple)) \
             else os.fspath(dataset_files)
         self.dataset_files = files
-        table = load(files, api)
+        names = v.check_columns(columns_list, "columns_list", api) if columns_list is not None else None
+        header_files = files if isinstance(files, list) else resolve_files(files, api)
+        meta = read_header(header_files[0])["schema"][0]
+        schema = meta["schema"]
+        if names is None:
+            names = sorted(schema)
+        missing = [c for c in names if c not in schema]
+        if missing:
+            raise RuntimeError(f"For '{api}', invalid columns_list, the MindRecord files do not have the "
+                               f"columns {missing}; columns_list={names!r}, schema fields: {sorted(schema)}.")
+        blob_fields = meta.get("blob_fields") or []
+        blob_bytes = sum(int(p["page_size"]) for f in header_files for p in read_header(f)["page"]
+                         if p["page_type"] == "BLOB_DATA")
+        stream = blob_bytes > STREAM_BLOB_BYTES and padded_sample is None and any(c in blob_fields for c in names)
+        table = load(files, api, decode_raw=any(c not in blob_fields for c in names), read_blobs=not stream)
         schema = table.schema
-        names = sorted(schema)
-        if columns_list is not None:
-            names = v.check_columns(columns_list, "columns_list", api)
-            missing = [c for c in names if c not in schema]
-            if missing:
-                raise RuntimeError(f"For '{api}', invalid columns_list, the MindRecord files do not have the "
-                                   f"columns {missing}; columns_list={names!r}, schema fields: {sorted(schema)}.")
+        self._stream = BlobChunkReader(table.files, table.blob_positions, schema, table.blob_fields,
+                                       [c for c in names if c in blob_fields]) if stream else None
         self.column_names = list(names)
         self._schema = schema
         self._file_of_row = table.file_of_row
@@ -119,7 +133,9 @@ class MindDataset(MappableSource):
         self._columns: List[tuple] = []
         for name in names:
             spec = schema[name]
-            if name in table.blob_fields:
+            if name in table.blob_fields and stream:
+                self._columns.append(("stream", None))
+            elif name in table.blob_fields:
                 col = table.blob_fields.index(name)
                 blobs = [b[col] for b in table.blobs]
                 pad = padded_sample.get(name) if padded else None
@@ -183,19 +199,29 @@ class MindDataset(MappableSource):
         return self._rows
 
     # ---- rows ----------------------------------------------------------------------------
-    def _row(self, index: tf.Tensor) -> Tuple[tf.Tensor, ...]:
+    def _constants(self) -> List[Any]:
         if self._tensors is None:
             with tf.init_scope(), tf.device("/CPU:0"):
                 tensors = []
                 for col in self._columns:
                     if col[0] == "ragged":
                         tensors.append((tf.constant(col[1][0]), tf.constant(col[1][1])))
+                    elif col[0] == "stream":
+                        tensors.append(None)
                     else:
                         array = col[1]
                         tensors.append(tf.constant(array, tf.string) if array.dtype == object else tf.constant(array))
                 self._tensors = tensors
+        return self._tensors
+
+    def _row(self, index: tf.Tensor, streamed: Sequence[tf.Tensor] = ()) -> Tuple[tf.Tensor, ...]:
         out = []
-        for col, t in zip(self._columns, self._tensors):
+        streamed = list(streamed)
+        for name, col, t in zip(self.column_names, self._columns, self._constants()):
+            if col[0] == "stream":
+                out.append(tf.reshape(streamed.pop(0), self._schema[name]["shape"]) if "shape" in self._schema[name]
+                           else streamed.pop(0))
+                continue
             if col[0] == "dense":
                 out.append(tf.gather(t, index))
             elif col[0] == "bytes":
@@ -204,6 +230,29 @@ class MindDataset(MappableSource):
                 values, splits = t
                 out.append(tf.reshape(values[splits[index]:splits[index + 1]], col[2]))
         return tuple(out)
+
+    def _build_rows(self) -> Tuple[tf.data.Dataset, Any]:
+        """In-memory mode: the base class's index map; streaming mode: chunks of sampled indices
+        read by :class:`BlobChunkReader`, unbatched, then the per-row assembly."""
+        if self._stream is None:
+            return super()._build_rows()
+        reader = self._stream
+        dtypes = [tf.as_dtype(d) for d in reader.out_dtypes()]
+
+        def read_chunk(idx):
+            parts = tf.numpy_function(reader.read, [idx], dtypes, stateful=False)
+            ragged = []
+            for k in range(0, len(parts), 2):
+                values, splits = parts[k], parts[k + 1]
+                values.set_shape([None])
+                splits.set_shape([None])
+                ragged.append(tf.RaggedTensor.from_row_splits(values, splits, validate=False))
+            return (idx,) + tuple(ragged)
+
+        chunks = self._index_dataset().batch(_CHUNK_ROWS).map(read_chunk, num_parallel_calls=tf.data.AUTOTUNE,
+                                                               deterministic=True)
+        row = self._row
+        return chunks.unbatch(), lambda i, *blobs: tuple(row(i, blobs))
 
     # ---- Shuffle.FILES / Shuffle.INFILE ----------------------------------------------------
     def _file_shuffle(self) -> bool:

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 __all__ = ["LEN", "VERSION", "compress_ints", "compress_many", "decompress_ints", "decompress_many",
-           "encode_blob_field", "merge_blob",
+           "decompress_buffer", "encode_blob_field", "merge_blob",
            "split_blob", "record", "header_json", "parse_header", "EMPTY_BLOB"]
 
 LEN = 8  # every row record starts with its length as a little-endian uint64
@@ -127,13 +127,20 @@ def decompress_many(blobs: Sequence[bytes], dtype: str) -> Tuple[np.ndarray, np.
     Raises:
         ValueError: If a row is shorter or longer than its element count and widths say.
     """
-    nrows = len(blobs)
-    lengths = np.fromiter((len(b) for b in blobs), np.int64, nrows)
+    lengths = np.fromiter((len(b) for b in blobs), np.int64, len(blobs))
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(blobs) else lengths
+    buf = np.frombuffer(b"".join(blobs) + b"\0" * 8, np.uint8)
+    return decompress_buffer(buf, starts, lengths, dtype)
+
+
+def decompress_buffer(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                      dtype: str) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`decompress_many` of rows lying in `buf` (uint8, with 8 spare bytes at the end) at
+    `starts`, `lengths` bytes each."""
+    nrows = len(starts)
     if (lengths < 4).any():
         raise ValueError(f"compressed integer array of row {int(np.flatnonzero(lengths < 4)[0])} has no element "
                          f"count")
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if nrows else lengths
-    buf = np.frombuffer(b"".join(blobs) + b"\0" * 8, np.uint8)
     head = buf[starts[:, None] + np.arange(4)].astype(np.int64) if nrows else np.zeros((0, 4), np.int64)
     counts = (head[:, 0] << 24) | (head[:, 1] << 16) | (head[:, 2] << 8) | head[:, 3]
     ncode = (counts + 3) // 4

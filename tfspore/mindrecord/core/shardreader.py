@@ -80,6 +80,8 @@ class ShardTable:
         raw: Per sample, the dict of its scalar fields.
         blobs: Per sample, one bytes object per blob field (int arrays still compressed).
         file_of_row: Per sample, the index of its file in `files`.
+        blob_positions: When the blob records were not read: per sample (file index, file offset
+            of the blob payload, payload length).
         header: The first file's header.
     """
 
@@ -94,6 +96,7 @@ class ShardTable:
         self.raw = raw
         self.blobs = blobs
         self.file_of_row = file_of_row
+        self.blob_positions = np.zeros((0, 3), np.int64)
 
     def __len__(self) -> int:
         return len(self.raw)
@@ -122,7 +125,7 @@ class ShardTable:
         return out
 
 
-def read_pages(path: str, header: Dict[str, Any]) -> Dict[int, bytes]:
+def read_pages(path: str, header: Dict[str, Any], kinds: Sequence[str] = ("BLOB_DATA", "RAW_DATA")) -> Dict[int, bytes]:
     """The used bytes of each page of a shard file, by page id.
 
     Raises:
@@ -132,6 +135,8 @@ def read_pages(path: str, header: Dict[str, Any]) -> Dict[int, bytes]:
     size = os.path.getsize(path)
     with open(path, "rb") as f:
         for page in header["page"]:
+            if page["page_type"] not in kinds:
+                continue
             start = header["header_size"] + int(page["page_id"]) * header["page_size"]
             used = int(page["page_size"])
             if start + used > size:
@@ -154,12 +159,17 @@ def _slice(pages: Dict[int, bytes], page_id: int, start: int, end: int, path: st
     return data[start + fmt.LEN:end]
 
 
-def load(file_name: Union[str, Sequence[str]], api: str = "FileReader") -> ShardTable:
+def load(file_name: Union[str, Sequence[str]], api: str = "FileReader", decode_raw: bool = True,
+         read_blobs: bool = True) -> ShardTable:
     """Read every sample of the MindRecord file(s).
 
     Args:
         file_name: One shard file (all its shards are read) or a list of shard files.
         api: The API name for error messages.
+        decode_raw: Decode the scalar fields (False leaves ``raw`` as empty dicts, for readers
+            that need only blob fields).
+        read_blobs: Read the blob records (False leaves ``blobs`` empty and sets ``blob_positions``:
+            per sample its file index, the file offset of its blob payload and the payload length).
 
     Raises:
         ValueError: If a file does not exist.
@@ -169,6 +179,7 @@ def load(file_name: Union[str, Sequence[str]], api: str = "FileReader") -> Shard
     files = resolve_files(file_name, api)
     raws: List[dict] = []
     blobs: List[List[bytes]] = []
+    positions: List[Tuple[int, int, int]] = []
     owners: List[Tuple[int, int]] = []
     first = None
     for k, path in enumerate(files):
@@ -178,17 +189,28 @@ def load(file_name: Union[str, Sequence[str]], api: str = "FileReader") -> Shard
         elif header["schema"] != first["schema"]:
             raise RuntimeError(f"For '{api}', the schema of {path!r} differs from the schema of {files[0]!r}.")
         nblob = len(header["schema"][0].get("blob_fields") or [])
-        pages = read_pages(path, header)
+        pages = read_pages(path, header, ("BLOB_DATA", "RAW_DATA") if read_blobs else ("RAW_DATA",))
         index = shardindex.read_index(path + ".db", path)
+        size = os.path.getsize(path)
         for row_id, raw_page, raw_start, raw_end, _, blob_page, blob_start, blob_end in index:
             try:
-                raws.append(unpackb(_slice(pages, raw_page, raw_start, raw_end, path, row_id)))
-                payload = _slice(pages, blob_page, blob_start, blob_end, path, row_id)
-                blobs.append(fmt.split_blob(payload, nblob) if nblob else [])
+                raw = _slice(pages, raw_page, raw_start, raw_end, path, row_id)
+                raws.append(unpackb(raw) if decode_raw else {})
+                if read_blobs:
+                    payload = _slice(pages, blob_page, blob_start, blob_end, path, row_id)
+                    blobs.append(fmt.split_blob(payload, nblob) if nblob else [])
+                else:
+                    offset = header["header_size"] + blob_page * header["page_size"] + blob_start + fmt.LEN
+                    if blob_end - blob_start < fmt.LEN or offset - fmt.LEN + blob_end - blob_start > size:
+                        raise RuntimeError(f"Invalid file, MindRecord file {path!r} is truncated or corrupt: sample "
+                                           f"{row_id} points at page {blob_page} bytes [{blob_start}, {blob_end}).")
+                    positions.append((k, offset, blob_end - blob_start - fmt.LEN))
             except ValueError as err:
                 raise RuntimeError(f"Invalid file, MindRecord file {path!r} is corrupt at sample {row_id}: "
                                    f"{err}.") from err
         owners.append((k, len(index)))
     file_of_row = np.repeat(np.array([k for k, _ in owners], np.int64), [n for _, n in owners]) \
         if owners else np.zeros(0, np.int64)
-    return ShardTable(files, first, raws, blobs, file_of_row)
+    table = ShardTable(files, first, raws, blobs, file_of_row)
+    table.blob_positions = np.array(positions, np.int64).reshape(-1, 3)
+    return table

@@ -20,7 +20,7 @@ import tensorflow as tf
 
 from tfspore.nn.layer._utils import cast_to
 from tfspore.ops.function._kernel_dtype import kernel_dtype
-from tfspore.ops.function._layout import TO_NCHW, gpu_visible, nchw_supported, to_nhwc
+from tfspore.ops.function._layout import TO_NCHW, gpu_visible, nchw_supported, to_nhwc, transposed_from
 
 __all__ = []
 
@@ -65,6 +65,12 @@ def _spatial_pad(x: tf.Tensor, pads: Sequence[tuple[int, int]]) -> tf.Tensor:
     """Zero-pad the trailing spatial dims of a channels-first tensor."""
     if not any(lo or hi for lo, hi in pads):
         return x
+    if len(pads) == 2:
+        # The NCHW transpose of the previous layer's NHWC output: pad that tensor, so the transpose
+        # pair between the layers still cancels in the convolution's to_nhwc.
+        src = transposed_from(x, TO_NCHW)
+        if src is not None:
+            return tf.transpose(tf.pad(src, [[0, 0]] + [list(p) for p in pads] + [[0, 0]]), TO_NCHW)
     return tf.pad(x, [[0, 0], [0, 0]] + [list(p) for p in pads])
 
 

@@ -21,3 +21,6 @@ __all__ = ["Optimizer", "Momentum", "LARS", "Adam", "AdamWeightDecay", "LazyAdam
 from tfspore.nn.optim import rprop  # noqa: E402
 from tfspore.nn.optim.rprop import Rprop  # noqa: E402
 __all__ += ["Rprop"]
+from tfspore.nn.optim import asgd  # noqa: E402
+from tfspore.nn.optim.asgd import ASGD  # noqa: E402
+__all__ += ["ASGD"]

@@ -12,7 +12,7 @@ The state Parameters are ``prev.<name>`` and ``step_size.<name>``, as in MindSpo
 Example:
     >>> from tfspore import nn
     >>> opt = nn.Rprop(nn.Dense(3, 2).trainable_params())
-    >>> [p.name for p in opt.get_parameters()][2:]
+    >>> [p.name for p in opt.get_parameters()][4:]
     ['prev.weight', 'prev.bias', 'step_size.weight', 'step_size.bias']
 """
 from __future__ import annotations

@@ -33,7 +33,8 @@ from tfspore.nn.layer.basic import Identity
 from tfspore.ops.composite._grad import GradOperation, _apply_param_hooks, _differentiate
 
 __all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell"]
-__all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate", "GradAccumulationCell"]
+__all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate",
+            "GradAccumulationCell"]
 
 
 def _get_attr_from_cell(cell: Cell, network: Any) -> None:

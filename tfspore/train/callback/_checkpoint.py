@@ -331,7 +331,8 @@ class CheckpointManager:
     def remove_ckpoint_file(self, file_name: str) -> None:
         """Delete ``file_name`` from the directory and from the list (a failure is logged)."""
         try:
-            os.chmod(file_name, stat.S_IWRITE | stat.S_IREAD)
+            if not os.path.islink(file_name):  # never chmod a symlink's target
+                os.chmod(file_name, stat.S_IWRITE | stat.S_IREAD)
             os.remove(file_name)
             self._ckpoint_filelist.remove(file_name)
         except OSError:
@@ -339,19 +340,26 @@ class CheckpointManager:
         except ValueError:
             _logger.warning("ValueError, failed to remove the older ckpt file %s.", file_name)
 
-    def remove_oldest_ckpoint_file(self) -> None:
-        """Delete the file with the oldest modification time."""
+    def remove_oldest_ckpoint_file(self, exclude: str | None = None) -> None:
+        """Delete the file with the oldest modification time (never ``exclude``)."""
         # file times can be coarser than the time between two saves: ties go to the earlier save
-        ckpoint_files = sorted(self._ckpoint_filelist,
-                               key=lambda f: (os.stat(f).st_mtime_ns, self._save_order.get(f, 0)))
-        self.remove_ckpoint_file(ckpoint_files[0])
+        def _age(f: str) -> tuple:
+            try:
+                return os.lstat(f).st_mtime_ns, self._save_order.get(f, 0)
+            except OSError:  # removed meanwhile
+                return -1, 0
+        ckpoint_files = sorted((f for f in self._ckpoint_filelist if f != exclude), key=_age)
+        if ckpoint_files:
+            self.remove_ckpoint_file(ckpoint_files[0])
 
-    def keep_one_ckpoint_per_minutes(self, minutes: int, cur_time: float) -> None:
-        """Delete the files written in the last ``minutes`` minutes, except the oldest of them."""
+    def keep_one_ckpoint_per_minutes(self, minutes: int, cur_time: float, exclude: str | None = None) -> None:
+        """Delete the files written in the last ``minutes`` minutes, except the oldest of them and ``exclude``."""
         del_list = []
         oldest_file = ""
         oldest_time = cur_time
         for ck_file in self._ckpoint_filelist:
+            if ck_file == exclude:
+                continue
             modify_time = os.path.getmtime(ck_file)
             if cur_time - modify_time < 60 * minutes:
                 del_list.append(ck_file)
@@ -450,6 +458,7 @@ class ModelCheckpoint(Callback):
         self._append_epoch_num = self._append_dict.get("epoch_num", 0)
         self._append_step_num = self._append_dict.get("step_num", 0)
         self._graph_saved = False
+        self._pending_prune: str | None = None
         self._map_param_inc = self._config.map_param_inc
 
     def step_end(self, run_context: RunContext) -> None:
@@ -483,6 +492,7 @@ class ModelCheckpoint(Callback):
         cb_params = run_context.original_args()
         self._save_ckpt(cb_params, True)
         _wait_async_save_ckpt(self._config.async_save)
+        self._prune_pending()
 
     def on_eval_step_end(self, run_context: RunContext) -> None:
         """Evaluation steps save nothing."""
@@ -534,26 +544,43 @@ class ModelCheckpoint(Callback):
             cur_ckpoint_file = f"{self._prefix}.{cfg.format}"
         else:
             cur_ckpoint_file = f"{self._prefix}-{cb_params['cur_epoch_num']}_{step_num_in_epoch}.{cfg.format}"
-        # rescan the directory, then keep the number of files within the policy
-        self._manager.update_ckpoint_filelist(self._directory, self._prefix)
-        if cfg.keep_checkpoint_max and 0 < cfg.keep_checkpoint_max <= self._manager.ckpoint_num:
-            self._manager.remove_oldest_ckpoint_file()
-        elif cfg.keep_checkpoint_per_n_minutes and cfg.keep_checkpoint_per_n_minutes > 0:
-            self._cur_time_for_keep = time.time()
-            if (self._cur_time_for_keep - self._last_time_for_keep) < cfg.keep_checkpoint_per_n_minutes * 60:
-                self._manager.keep_one_ckpoint_per_minutes(cfg.keep_checkpoint_per_n_minutes,
-                                                           self._cur_time_for_keep)
-
+        # prune what the previous asynchronous save left over (it is complete now)
+        self._prune_pending()
         global SAVE_DIR
         SAVE_DIR = self._directory
         cur_file = os.path.join(self._directory, cur_ckpoint_file)
-        self._last_time_for_keep = time.time()
         self._last_triggered_step = cb_params["cur_step_num"]
         self._append_dict_content(cb_params["cur_epoch_num"], cb_params["cur_step_num"])
         network = cfg.saved_network if cfg.saved_network is not None else cb_params["train_network"]
         self._save(network, cur_file, cfg.async_save)
         self._manager.record_save(cur_file)
         self._latest_ckpt_file_name = cur_file
+        # retention runs only once the new file is complete, so a crash or a failed write never
+        # leaves fewer complete checkpoints than before the save
+        self._pending_prune = cur_file
+        if not cfg.async_save:
+            self._prune_pending()
+
+    def _prune_pending(self) -> None:
+        """Apply the retention policy after a completed save, never deleting the file just saved."""
+        keep_file, self._pending_prune = self._pending_prune, None
+        if keep_file is None:
+            return
+        cfg = self._config
+        directory = os.path.dirname(keep_file)
+        self._manager.update_ckpoint_filelist(directory, self._prefix)
+        if cfg.keep_checkpoint_max and cfg.keep_checkpoint_max > 0:
+            while self._manager.ckpoint_num > cfg.keep_checkpoint_max:
+                before = self._manager.ckpoint_num
+                self._manager.remove_oldest_ckpoint_file(exclude=keep_file)
+                if self._manager.ckpoint_num == before:  # nothing removable: stop
+                    break
+        elif cfg.keep_checkpoint_per_n_minutes and cfg.keep_checkpoint_per_n_minutes > 0:
+            self._cur_time_for_keep = time.time()
+            if (self._cur_time_for_keep - self._last_time_for_keep) < cfg.keep_checkpoint_per_n_minutes * 60:
+                self._manager.keep_one_ckpoint_per_minutes(cfg.keep_checkpoint_per_n_minutes,
+                                                           self._cur_time_for_keep, exclude=keep_file)
+        self._last_time_for_keep = time.time()
 
     def _save_breakpoint(self, cb_params: dict, epoch: int | None = None, step: int | None = None) -> str:
         """Save ``<prefix>-<epoch>_<step in epoch>_breakpoint.ckpt`` (``exception_save``).
