@@ -25,6 +25,9 @@ hooks installed on the MindSpore API the script calls (the same hooks in both fr
 - ``no_sink``: ``Model.train`` runs with ``dataset_sink_mode=False``, the loop MindSpore's CPU
   build runs for either value (tfspore sinks on every device and then reports only the last
   step of each sink, see docs/differences.md).
+- ``perturb_ulp``: seed; at ``Model(network, ...)``, after any loading, a random half of the
+  network's float32 parameters moves by one ulp (``numpy.nextafter``): a run that measures how
+  far MindSpore's own losses move under rounding-size changes of the weights.
 - ``save_steps``: folder; the network's parameters are saved there after each training step
   (``step_<k>.ckpt``), for finding the first parameter that differs.
 - ``loss_monitor``: a ``LossMonitor(1)`` is added to ``Model.train``'s callbacks (for scripts
@@ -61,6 +64,19 @@ def _patch_sources(ds, no_shuffle: bool, num_samples) -> None:
         cls.__init__ = init
 
 
+def _perturb(ms, network, seed: int) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    for param in network.get_parameters():
+        value = param.asnumpy()
+        if value.dtype != np.float32:
+            continue
+        up = rng.random(value.shape) < 0.5
+        param.set_data(ms.Tensor(np.where(up, np.nextafter(value, np.float32(np.inf)), value).astype(np.float32)))
+    print(f"zoo_parity: moved a random half of the float32 parameters by one ulp (seed {seed})", flush=True)
+
+
 def _patch_model(ms, settings: dict) -> None:
     from mindspore.train import Callback, LossMonitor, Model
 
@@ -87,6 +103,8 @@ def _patch_model(ms, settings: dict) -> None:
                 raise RuntimeError(f"zoo_parity: the checkpoint {settings['load_init']} lacks the network "
                                    f"parameters {list(missing)}")
             print(f"zoo_parity: loaded {len(params)} parameters from {settings['load_init']}", flush=True)
+        if settings.get("perturb_ulp") is not None:
+            _perturb(ms, network, int(settings["perturb_ulp"]))
         if settings.get("save_init"):
             ms.save_checkpoint(network, settings["save_init"])
             print(f"zoo_parity: saved the initial parameters to {settings['save_init']}", flush=True)

@@ -126,3 +126,32 @@ def test_main_rejects_bad_arguments(tmp_path, capsys):
         zoo_parity.main(["--zoo", str(tmp_path), "--steps", "0"])
     assert zoo_parity.main(["--zoo", str(tmp_path), "--list"]) == 0
     assert "research/cv/lenet/train.py" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------------
+# judge: a difference weighed against MindSpore's own one-ulp spread
+# ---------------------------------------------------------------------------------------------
+
+def test_judge_accepts_a_difference_within_mindspores_own_spread():
+    ms = _seq([2.7387, 2.8599, 2.5940])
+    tf = _seq([2.7387, 2.8756, 2.6200])
+    ulp = _seq([2.7387, 2.8482, 2.5804])
+    c, spread = zoo_parity.compare_losses(ms, tf, 3), zoo_parity.compare_losses(ms, ulp, 3)
+    assert c.verdict == "differ" and spread.verdict == "differ"
+    judged = zoo_parity.judge(c, spread)
+    assert judged.verdict == "within MindSpore's 1-ulp spread"
+    assert judged.max_abs == c.max_abs and "one-ulp" in judged.note
+    # Too far beyond the spread, or already different at the first step, stays "differ".
+    assert zoo_parity.judge(c, spread, factor=1.5).verdict == "differ"
+    first = zoo_parity.compare_losses(ms, _seq([2.8, 2.8599, 2.5940]), 3)
+    assert zoo_parity.judge(first, spread).verdict == "differ"
+
+
+def test_judge_keeps_differ_when_mindspore_is_stable_or_unmeasured():
+    ms = _seq([1.0, 0.9])
+    c = zoo_parity.compare_losses(ms, _seq([1.0, 0.95]), 2)
+    stable = zoo_parity.compare_losses(ms, _seq([1.0, 0.9000001]), 2)
+    assert zoo_parity.judge(c, stable).verdict == "differ"
+    assert zoo_parity.judge(c, None).verdict == "differ"
+    ok = zoo_parity.compare_losses(ms, ms, 2)
+    assert zoo_parity.judge(ok, stable) is ok

@@ -1,0 +1,134 @@
+"""Character tables and regex splitting on TensorFlow string ops (shared by the text transforms).
+
+Unicode case folding and canonical/compatibility decomposition are applied character by
+character: the string is split into characters, each character found in a table of the
+characters that change maps to its replacement (one hash-table lookup), and the characters
+are joined again. Tables come from Python's :mod:`unicodedata` and are built once.
+"""
+from __future__ import annotations
+
+import functools
+import unicodedata
+from typing import Callable, Dict, Tuple
+
+import numpy as np
+import tensorflow as tf
+
+# A Unicode noncharacter, reserved for internal use: it marks regex matches while splitting.
+_MARK = "\ufdd0"
+# The ranges that hold every character whose case folding or decomposition changes it.
+_RANGES = ((0, 0x30000), (0xE0000, 0xE01F0))
+
+
+def _table_items(func: Callable[[str], str]) -> Dict[str, str]:
+    items = {}
+    for lo, hi in _RANGES:
+        for code in range(lo, hi):
+            if 0xD800 <= code <= 0xDFFF:
+                continue
+            ch = chr(code)
+            out = func(ch)
+            if out != ch:
+                items[ch] = out
+    return items
+
+
+def _strip_mn(text: str) -> str:
+    return "".join(c for c in text if unicodedata.category(c) != "Mn")
+
+
+_FUNCS = {
+    "casefold": str.casefold,
+    "NFD": functools.partial(unicodedata.normalize, "NFD"),
+    "NFKD": functools.partial(unicodedata.normalize, "NFKD"),
+    # BasicTokenizer's lower-case path: case folding, NFD, then accents (Mn) removed.
+    "bert_lower": lambda c: _strip_mn(unicodedata.normalize("NFD", c.casefold())),
+}
+
+
+class _CharTable:
+    """A character -> string table as a TF hash table (built on first use, outside any graph)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._table = None
+        self._values = None
+
+    def _build(self) -> Tuple[tf.lookup.StaticHashTable, tf.Tensor]:
+        if self._table is None:
+            items = _table_items(_FUNCS[self.name])
+            keys = np.array([k.encode("utf-8") for k in items], dtype=object)
+            vals = np.array([v.encode("utf-8") for v in items.values()], dtype=object)
+            with tf.init_scope():
+                self._table = tf.lookup.StaticHashTable(
+                    tf.lookup.KeyValueTensorInitializer(tf.constant(keys, tf.string),
+                                                        tf.range(len(keys), dtype=tf.int64)), -1)
+                self._values = tf.constant(vals, tf.string)
+        return self._table, self._values
+
+    def apply(self, strings: tf.Tensor) -> tf.Tensor:
+        """Map every character of every string through the table."""
+        table, values = self._build()
+        chars = tf.strings.unicode_split(strings, "UTF-8", errors="replace")
+        flat = chars.flat_values if isinstance(chars, tf.RaggedTensor) else chars
+        idx = table.lookup(flat)
+        mapped = tf.where(idx >= 0, tf.gather(values, tf.maximum(idx, 0)), flat)
+        if isinstance(chars, tf.RaggedTensor):
+            mapped = chars.with_flat_values(mapped)
+            return tf.strings.reduce_join(mapped, axis=-1)
+        return tf.strings.reduce_join(mapped, axis=-1)
+
+
+_TABLES: Dict[str, _CharTable] = {}
+
+
+def char_map(strings: tf.Tensor, name: str) -> tf.Tensor:
+    """Apply one character table (``casefold``, ``NFD``, ``NFKD``, ``bert_lower``) to strings."""
+    if name not in _TABLES:
+        _TABLES[name] = _CharTable(name)
+    return _TABLES[name].apply(strings)
+
+
+def py_normalize(strings: tf.Tensor, form: str) -> tf.Tensor:
+    """Unicode normalization `form` (``NFC``/``NFKC``) through numpy, one call per row."""
+
+    def _run(arr):
+        flat = [unicodedata.normalize(form, x.decode("utf-8", "replace")).encode("utf-8")
+                for x in np.asarray(arr, dtype=object).reshape(-1)]
+        return np.array(flat, dtype=object).reshape(np.shape(arr))
+
+    out = tf.numpy_function(_run, [strings], tf.string, stateful=False)
+    out.set_shape(strings.shape)
+    return out
+
+
+def regex_split(text: tf.Tensor, delim_pattern: str, keep_delim_pattern: str,
+                keep_empty: bool = True) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+    """Split a scalar string at the matches of `delim_pattern` (RE2 syntax).
+
+    Matches that fully match `keep_delim_pattern` stay as tokens. Offsets are byte offsets.
+
+    Returns:
+        ``(tokens, starts, limits)``: 1-D string, uint32 and uint32 tensors; ``[""], [0], [0]``
+        when nothing is left and `keep_empty` is set.
+    """
+    marked = tf.strings.regex_replace(text, delim_pattern, _MARK + "\\0" + _MARK)
+    segments = tf.strings.split(marked, sep=_MARK)
+    lengths = tf.strings.length(segments)
+    limits = tf.cumsum(lengths)
+    starts = limits - lengths
+    is_match = tf.math.floormod(tf.range(tf.size(segments)), 2) == 1
+    if keep_delim_pattern:
+        keep_match = tf.strings.regex_full_match(segments, keep_delim_pattern)
+    else:
+        keep_match = tf.zeros_like(is_match)
+    keep = (lengths > 0) & (tf.logical_not(is_match) | keep_match)
+    tokens = tf.boolean_mask(segments, keep)
+    starts = tf.cast(tf.boolean_mask(starts, keep), tf.uint32)
+    limits = tf.cast(tf.boolean_mask(limits, keep), tf.uint32)
+    if keep_empty:
+        empty = tf.equal(tf.size(tokens), 0)
+        tokens = tf.cond(empty, lambda: tf.constant([""]), lambda: tokens)
+        starts = tf.cond(empty, lambda: tf.zeros([1], tf.uint32), lambda: starts)
+        limits = tf.cond(empty, lambda: tf.zeros([1], tf.uint32), lambda: limits)
+    return tokens, starts, limits
