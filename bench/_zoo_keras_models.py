@@ -5,9 +5,10 @@ Each builder returns a ``keras.Model`` with the layer shapes of the zoo network 
 * ``lenet``: LeNet-5 of ``research/cv/lenet`` (conv 6 / 16 5x5 valid, ReLU, max-pool 2, dense
   120-84-classes), input 1x32x32.
 * ``resnet18``: ResNet-18 of ``official/cv/ResNet`` (7x7/2 stem, BatchNorm, 3x3/2 max-pool, basic
-  blocks 64/128/256/512 x 2, global average pool, dense), without convolution biases.
+  blocks 64/128/256/512 x 2, global average pool, dense), without convolution biases, with the
+  zoo's explicit padding (``ZeroPadding2D`` then 'valid', as its ``pad_mode='pad'`` means).
 * ``resnet50``: ResNet-50 of ``official/cv/ResNet`` (bottleneck blocks 3/4/6/3, the stride in
-  the 3x3 convolution, no convolution biases).
+  the 3x3 convolution, no convolution biases, 'same' padding as the zoo's ``pad_mode='same'``).
 * ``mobilenetv2``: ``keras.applications.MobileNetV2`` (width 1.0).
 * ``vgg16``: VGG-16 of ``official/cv/VGG/vgg16`` with its CIFAR-10 config (``batch_norm: True``,
   ``pad_mode: same``, no dropout): 13 3x3 convolutions with BatchNorm and ReLU, 5 max-pools, dense
@@ -15,7 +16,9 @@ Each builder returns a ``keras.Model`` with the layer shapes of the zoo network 
 
 Run as a module, it trains one of them with ``model.fit`` (``steps_per_execution=1``, SGD with
 momentum 0.9, sparse softmax cross-entropy) on in-memory random data and prints one line
-``ZOO_KERAS {json}`` holding the end time of every epoch (seconds since ``fit`` was called)::
+``ZOO_KERAS {json}`` holding the end time of every epoch (seconds since ``fit`` was called), after
+a line ``ZOO_KERAS_BATCH i t`` at the end of every step and ``ZOO_KERAS_EPOCH i t`` at the end of
+every epoch (read when the run is stopped early)::
 
     python -m bench._zoo_keras_models --model lenet --batch 32 --image 32 --channels 1 \
         --classes 10 --steps 20 --epochs 4 --policy float32
@@ -54,27 +57,32 @@ def lenet(image: int, channels: int, classes: int):
     return keras.Model(inp, layers.Dense(classes, dtype="float32")(x))
 
 
-def _conv_bn(x, filters: int, k: int, stride: int = 1, relu: bool = True):
+def _conv_bn(x, filters: int, k: int, stride: int = 1, relu: bool = True, explicit_pad: bool = False):
     layers = _layers()
-    x = layers.Conv2D(filters, k, strides=stride, padding="same", use_bias=False)(x)
+    if explicit_pad and k > 1:
+        # MindSpore's pad_mode='pad' with padding k // 2: zero-pad, then a 'valid' convolution.
+        x = layers.ZeroPadding2D(k // 2)(x)
+    x = layers.Conv2D(filters, k, strides=stride, padding="valid" if explicit_pad else "same", use_bias=False)(x)
     x = layers.BatchNormalization(momentum=0.9, epsilon=1e-5)(x)
     return layers.ReLU()(x) if relu else x
 
 
 def resnet18(image: int, channels: int, classes: int):
-    """ResNet-18: 7x7/2 stem, 3x3/2 max-pool, 4 stages of 2 basic blocks, global pool, dense."""
+    """ResNet-18 as the zoo builds it (``res_base=True``): convolutions with explicit padding
+    (``pad_mode='pad'``: zero-padding, then 'valid'), 7x7/2 stem, zero-pad 1 and 3x3/2 'valid'
+    max-pool, 4 stages of 2 basic blocks, global pool, dense."""
     import keras
     layers = _layers()
     inp = keras.Input((image, image, channels))
-    x = _conv_bn(inp, 64, 7, 2)
-    x = layers.MaxPooling2D(3, 2, padding="same")(x)
+    x = _conv_bn(inp, 64, 7, 2, explicit_pad=True)
+    x = layers.MaxPooling2D(3, 2, padding="valid")(layers.ZeroPadding2D(1)(x))
     for i, filters in enumerate((64, 128, 256, 512)):
         for j in range(2):
             stride = 2 if (i > 0 and j == 0) else 1
-            out = _conv_bn(x, filters, 3, stride)
-            out = _conv_bn(out, filters, 3, 1, relu=False)
+            out = _conv_bn(x, filters, 3, stride, explicit_pad=True)
+            out = _conv_bn(out, filters, 3, 1, relu=False, explicit_pad=True)
             if stride != 1 or x.shape[-1] != filters:
-                x = _conv_bn(x, filters, 1, stride, relu=False)
+                x = _conv_bn(x, filters, 1, stride, relu=False, explicit_pad=True)
             x = layers.ReLU()(layers.Add()([out, x]))
     x = layers.GlobalAveragePooling2D()(x)
     return keras.Model(inp, layers.Dense(classes, dtype="float32")(x))
@@ -169,10 +177,14 @@ def main(argv=None) -> None:
     ends: list = []
 
     class _Timer(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            print(f"ZOO_KERAS_BATCH {batch} {time.perf_counter() - start:.6f}", flush=True)
+
         def on_epoch_end(self, epoch, logs=None):
             ends.append(time.perf_counter() - start)
             print(f"ZOO_KERAS_EPOCH {epoch} {ends[-1]:.6f}", flush=True)
 
+    print(f"ZOO_KERAS_FIT_START {time.time():.6f}", flush=True)
     start = time.perf_counter()
     model.fit(x, y, batch_size=args.batch, epochs=args.epochs, shuffle=False, verbose=0, callbacks=[_Timer()])
     print("ZOO_KERAS " + json.dumps({"epoch_ends": ends, "steps": args.steps, "model": args.model,

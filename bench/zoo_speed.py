@@ -56,11 +56,13 @@ if _ROOT not in sys.path:
 
 from tools.zoo_check import override_yaml, write_cifar10_bin, write_image_folder, write_mnist  # noqa: E402
 
-__all__ = ["ZooSpec", "SPECS", "parse_step_times", "steady_ms", "keras_steady_ms", "ratio", "format_table",
-           "run_zoo", "run_keras", "main"]
+__all__ = ["ZooSpec", "SPECS", "parse_step_times", "steady_ms", "keras_steady_ms", "partial_step_ms", "ratio",
+           "format_table", "run_zoo", "run_keras", "main"]
 
 _STEP_TIME = re.compile(r"per step time:\s*([0-9]+(?:\.[0-9]*)?)")
 _KERAS_EPOCH = re.compile(r"^ZOO_KERAS_EPOCH (\d+) ([0-9.]+)")
+_KERAS_BATCH = re.compile(r"^ZOO_KERAS_BATCH (\d+) ([0-9.]+)")
+_KERAS_START = re.compile(r"^ZOO_KERAS_FIT_START ([0-9.]+)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -119,6 +121,28 @@ def ratio(a: Optional[float], b: Optional[float]) -> Optional[float]:
     if a is None or b is None or b <= 0:
         return None
     return a / b
+
+
+def partial_step_ms(batch_ends: Sequence[float], elapsed: float) -> tuple:
+    """The step time of a run stopped before its second epoch ended, from its step end times.
+
+    With two or more steps ended, the median time of the steps after the first (measured single
+    steps); with one, the time since it ended (the second step had not ended: a lower bound);
+    with none, ``None``.
+
+    Args:
+        batch_ends: End time of each step in seconds since ``fit`` was called.
+        elapsed: Seconds from the start of ``fit`` until the run was stopped.
+
+    Returns:
+        ``(ms, lower_bound)``.
+    """
+    if len(batch_ends) >= 2:
+        diffs = [1000.0 * (b - a) for a, b in zip(batch_ends[:-1], batch_ends[1:])]
+        return statistics.median(diffs), False
+    if len(batch_ends) == 1:
+        return 1000.0 * max(0.0, elapsed - batch_ends[0]), True
+    return None, False
 
 
 def _fmt(value: Optional[float], digits: int = 2, lower_bound: bool = False) -> str:
@@ -361,8 +385,8 @@ def run_keras(spec: ZooSpec, windows: int, timeout: float, python: str, workdir:
 
     Returns:
         ``{"epoch_ends": [...], "ms": ..., "lower_bound": bool, "status": ..., "seconds": ...}``;
-        when the run hits ``timeout`` after its first epoch, ``ms`` is the time of the epochs
-        that ended, or a lower bound from the elapsed time when none after the first did.
+        when the run hits ``timeout`` before its second epoch ended, ``ms`` comes from its single
+        steps (:func:`partial_step_ms`).
     """
     policy = policy or spec.policy
     command = [python, "-m", "bench._zoo_keras_models", "--model", spec.keras_model or spec.name,
@@ -374,16 +398,18 @@ def run_keras(spec: ZooSpec, windows: int, timeout: float, python: str, workdir:
     log_path = os.path.join(workdir, f"keras_{policy}.log")
     lines, code, timed_out, seconds = _stream(command, _ROOT, _env(), log_path, timeout,
                                               lambda ls: ls[-1].startswith("ZOO_KERAS {"))
+    stopped_at = time.time()
     ends = [float(m.group(2)) for m in (_KERAS_EPOCH.match(ln) for ln in lines) if m]
+    batch_ends = [float(m.group(2)) for m in (_KERAS_BATCH.match(ln) for ln in lines) if m]
     ms = keras_steady_ms(ends, spec.window) if ends else None
     lower_bound = False
     if ms is None and timed_out:
-        # Not even one steady epoch ended: the time since the first epoch ended (or since the
-        # start) over the steps that ran is a lower bound of the time per step.
-        done = ends[-1] if ends else 0.0
-        ms = 1000.0 * (seconds - done) / spec.window
-        lower_bound = True
+        fit_start = [float(m.group(1)) for m in (_KERAS_START.match(ln) for ln in lines) if m]
+        if fit_start:
+            ms, lower_bound = partial_step_ms(batch_ends, stopped_at - fit_start[0])
     status = "ok" if ms is not None and not lower_bound else ("timeout" if timed_out else f"failed (exit {code})")
+    if timed_out and ms is not None and not lower_bound and len(ends) < 2:
+        status = f"timeout after {len(batch_ends)} steps (single-step times)"
     return {"epoch_ends": ends, "ms": ms, "lower_bound": lower_bound, "status": status, "seconds": seconds,
             "log": log_path}
 

@@ -19,6 +19,8 @@ hooks installed on the MindSpore API the script calls (the same hooks in both fr
 - ``no_shuffle``: the dataset sources (``MnistDataset``, ``Cifar10Dataset``, ...) are built with
   ``shuffle=False``, so both frameworks read the records in file order.
 - ``num_samples``: the dataset sources read only this many records (an epoch of a few steps).
+- Always: a source's (and ``map``'s, ``batch``'s) ``num_parallel_workers`` above the machine's core count is lowered to it
+  (MindSpore rejects more).
 - ``force_kwarg``: ``[module, function, keyword, value]``; the script's own function (for
   example ``src.dataset.create_dataset1``) is called with that keyword set (``do_train=False``
   selects a pipeline without random augmentation).
@@ -59,9 +61,27 @@ def _patch_sources(ds, no_shuffle: bool, num_samples) -> None:
                 kwargs["shuffle"] = False
             if num_samples:
                 kwargs["num_samples"] = int(num_samples)
+            if (kwargs.get("num_parallel_workers") or 0) > (os.cpu_count() or 1):
+                # MindSpore rejects more workers than the machine's cores.
+                kwargs["num_parallel_workers"] = os.cpu_count() or 1
             __original(self, *args, **kwargs)
 
         cls.__init__ = init
+    # map and batch take num_parallel_workers too.
+    base = getattr(ds, "MnistDataset", None)
+    for method in ("map", "batch"):
+        owner = next((c for c in getattr(base, "__mro__", ()) if method in c.__dict__), None)
+        if owner is None:
+            continue
+        original = owner.__dict__[method]
+
+        @functools.wraps(original)
+        def call(self, *args, __original=original, **kwargs):
+            if (kwargs.get("num_parallel_workers") or 0) > (os.cpu_count() or 1):
+                kwargs["num_parallel_workers"] = os.cpu_count() or 1
+            return __original(self, *args, **kwargs)
+
+        setattr(owner, method, call)
 
 
 def _perturb(ms, network, seed: int) -> None:

@@ -48,9 +48,9 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 import zoo_check  # noqa: E402  (the data writers and config copies of the zoo runs)
-from zoo_check import ENTRIES, override_yaml, write_cifar10_bin, write_mnist  # noqa: E402
+from zoo_check import ENTRIES, override_yaml, write_cifar10_bin, write_mnist, write_tfrecord  # noqa: E402
 
-__all__ = ["ParityEntry", "PARITY_ENTRIES", "Comparison", "parse_losses", "compare_losses", "judge", "format_table",
+__all__ = ["ParityEntry", "PARITY_ENTRIES", "ParityResult", "Comparison", "parse_losses", "compare_losses", "judge", "format_table",
            "format_markdown", "run_parity", "main"]
 
 _LAUNCHER = os.path.join(_HERE, "_zoo_parity_launch.py")
@@ -70,13 +70,17 @@ def parse_losses(log: str) -> list[tuple[int, int, float]]:
         log: A run's output (stdout and stderr together).
 
     Returns:
-        ``[(epoch, step, loss), ...]`` in the order printed.
+        ``[(epoch, step, loss), ...]`` in the order printed; a line repeating the position of the
+        line before it (two callbacks printing the same step) is left out.
     """
     found = []
     for line in log.splitlines():
         m = _LOSS_LINE.search(line)
         if m:
-            found.append((int(m.group("epoch")), int(m.group("step")), float(m.group("loss"))))
+            row = (int(m.group("epoch")), int(m.group("step")), float(m.group("loss")))
+            if found and found[-1][:2] == row[:2]:
+                continue  # a second callback printing the same step in the same format
+            found.append(row)
     return found
 
 
@@ -133,12 +137,14 @@ def compare_losses(ms: Sequence[tuple[int, int, float]], tf: Sequence[tuple[int,
     max_abs = max_rel = 0.0
     first_bad = None
     for i, ((_, _, a), (_, _, b)) in enumerate(zip(ms, tf), start=1):
-        diff = abs(b - a)
         if math.isnan(a) or math.isnan(b):
             diff = 0.0 if math.isnan(a) and math.isnan(b) else math.inf
-        rel = diff / abs(a) if a not in (0.0,) and not math.isnan(a) else (0.0 if diff == 0 else math.inf)
+            scale = 0.0
+        else:
+            diff, scale = abs(b - a), abs(a)
+        rel = diff / scale if scale else (0.0 if diff == 0 else math.inf)
         max_abs, max_rel = max(max_abs, diff), max(max_rel, rel)
-        if first_bad is None and not diff <= atol + rtol * abs(a if not math.isnan(a) else 0.0):
+        if first_bad is None and not diff <= atol + rtol * scale:
             first_bad = i
     verdict = "match" if first_bad is None else "differ"
     note = "" if first_bad is None else f"first outside rtol={rtol:g}, atol={atol:g} at step {first_bad}"
@@ -221,6 +227,14 @@ def _speech(root: str, n: int = 40, length: int = 49, dct: int = 20, classes: in
         np.save(os.path.join(root, f"{split}_label.npy"), rng.integers(0, classes, size=(n,)).astype(np.int64))
 
 
+def _criteo(root: str, records: int = 8, vocab: int = 1000, line_per_sample: int = 1000) -> None:
+    # Criteo as the recommendation scripts store it: each record holds line_per_sample samples.
+    spec = {"feat_ids": ("int", 39 * line_per_sample, vocab), "feat_vals": ("float", 39 * line_per_sample, 1.0),
+            "label": ("int_as_float", line_per_sample, 2)}
+    write_tfrecord(os.path.join(root, "train_part_0.tfrecord"), spec, n=records)
+    write_tfrecord(os.path.join(root, "test_part_0.tfrecord"), spec, n=1, seed=1)
+
+
 _RESNET_TURNED_OFF = ("shuffle (Cifar10Dataset(shuffle=True), no flag: launcher hook); RandomCrop and "
                       "RandomHorizontalFlip (no flag: the script's create_dataset1 called with do_train=False, "
                       "its eval pipeline); per-step LossMonitor(1) added (the script's LossCallBack prints every "
@@ -259,6 +273,15 @@ PARITY_ENTRIES: list[ParityEntry] = [
                            "use_graph_mode sets it; MindSpore's CPU build runs non-sink anyway: launcher hook); "
                            "per-step LossMonitor(1) added (the script prints no per-step loss); init weights "
                            "through the script's pretrained option"),
+    ParityEntry("deepfm", "deepfm-train", batch=1, data=_criteo,
+                overrides={"keep_prob": 1.0, "convert_dtype": False, "save_checkpoint_steps": 1000},
+                hooks={"no_shuffle": True, "no_sink": True},
+                turned_off="shuffle (TFRecordDataset(shuffle=train_mode), no flag: launcher hook); dropout "
+                           "(config keep_prob: 1.0); float16 casts (config convert_dtype: False); sink mode "
+                           "(launcher hook, as for lenet); the script's LossCallBack prints LossMonitor's "
+                           "line; initial weights (and the "
+                           "optimizer's state) loaded by the launcher into the training cell the script hands "
+                           "to Model (no checkpoint option); one TFRecord record (1000 samples) per step"),
 ]
 
 

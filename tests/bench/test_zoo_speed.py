@@ -61,3 +61,22 @@ def test_specs_cover_the_issue_scripts():
     assert {"lenet", "resnet18", "resnet50", "mobilenetv2", "vgg16"} <= names
     vgg = next(s for s in zoo_speed.SPECS if s.name == "vgg16")
     assert vgg.policy == "mixed_float16" and vgg.image == 224
+
+
+def test_partial_step_ms_from_single_steps_or_a_lower_bound():
+    assert zoo_speed.partial_step_ms([50.0, 60.0, 80.0], 100.0) == (pytest.approx(15000.0), False)
+    # One step ended at 50 s, stopped at 170 s: the second step took more than 120 s.
+    assert zoo_speed.partial_step_ms([50.0], 170.0) == (pytest.approx(120000.0), True)
+    assert zoo_speed.partial_step_ms([], 170.0) == (None, False)
+
+
+def test_stream_stops_the_process_once_it_printed_enough(tmp_path):
+    import sys
+    code = "import time\nfor i in range(100):\n    print(f'per step time: {i}.5 ms', flush=True)\n    time.sleep(0.05)\n"
+    lines, rc, timed_out, _ = zoo_speed._stream(  # pylint: disable=protected-access
+        [sys.executable, "-c", code], str(tmp_path), zoo_speed._env(), str(tmp_path / "log"), 60.0,  # pylint: disable=protected-access
+        lambda ls: len(zoo_speed.parse_step_times(ls)) >= 3)
+    assert zoo_speed.parse_step_times(lines)[:3] == [0.5, 1.5, 2.5]
+    # Stopped, not run to its end: it had 100 lines to print.
+    assert rc is None and not timed_out and len(lines) < 100
+    assert (tmp_path / "log").read_text().startswith("per step time: 0.5 ms")

@@ -109,6 +109,25 @@ def test_while_on_tensor(mode):
     assert int(steps) == 3 and isinstance(steps, Tensor) and steps.dtype == ms.int32
 
 
+class _BreakOnTensor(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scales = (1.0, 2.0, 3.0)
+
+    def construct(self, x):
+        for i in range(3):
+            x = x * self.scales[i] + 1
+            if x.sum() > 10:
+                break
+        return x
+
+
+@pytest.mark.parametrize("start, expected", [(0.5, 13.0), (3.0, 9.0), (0.01, 10.06)])
+def test_break_on_tensor_in_python_loop(mode, start, expected):
+    out = _BreakOnTensor()(Tensor(np.full(2, start, np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), [expected, expected], rtol=1e-5)
+
+
 def test_not_and_or_and_conditional_expression(mode):
     net = _Logic()
     x = Tensor(np.array([1.0, 2.0], np.float32))
@@ -230,3 +249,38 @@ def test_zoo_loss_scale_cell_skips_the_overflow_step():
     assert overflows_py == overflows and scales_py == scales
     for a, b in zip(weights, weights_py):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+class _UserNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(3, 2)
+        self.fc.weight.set_data(Tensor(np.array([[0.2, -0.1, 0.4], [0.3, 0.05, -0.2]], np.float32)))
+        self.fc.bias.set_data(Tensor(np.zeros(2, np.float32)))
+
+    def construct(self, x):
+        return self.fc(x) * 2.0
+
+
+def _train_builtin_cell():
+    net = _UserNet()
+    loss_net = nn.WithLossCell(net, nn.MSELoss())
+    update = nn.DynamicLossScaleUpdateCell(loss_scale_value=2.0 ** 10, scale_factor=2, scale_window=1000)
+    cell = nn.TrainOneStepWithLossScaleCell(loss_net, nn.Momentum(net.trainable_params(), 0.1, 0.9), update)
+    rng = np.random.default_rng(1)
+    losses = []
+    for _ in range(3):
+        x, y = rng.standard_normal((4, 3)).astype(np.float32), rng.standard_normal((4, 2)).astype(np.float32)
+        losses.append(float(cell(Tensor(x), Tensor(y))[0].asnumpy()))
+    return losses, net.fc.weight.asnumpy()
+
+
+def test_converted_user_network_inside_builtin_loss_scale_cell():
+    """A user network (converted) under tfspore's own loss-scale cell: the optimizer's branch still runs."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    losses, weight = _train_builtin_cell()
+    assert len(set(losses)) == 3
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    losses_py, weight_py = _train_builtin_cell()
+    np.testing.assert_allclose(losses, losses_py, rtol=1e-6)
+    np.testing.assert_allclose(weight, weight_py, rtol=1e-6)

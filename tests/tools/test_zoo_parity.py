@@ -29,6 +29,12 @@ def test_parse_losses_reads_loss_monitor_lines_in_order():
                                             (2, 1, 1.5e-3)]
 
 
+def test_parse_losses_keeps_one_line_per_step_when_two_callbacks_print_it():
+    log = "\n".join(["epoch: 1 step: 1, loss is 0.69", "epoch: 1 step: 1, loss is 0.69",
+                     "epoch: 1 step: 2, loss is 0.68", "epoch: 2 step: 1, loss is 0.67"])
+    assert zoo_parity.parse_losses(log) == [(1, 1, 0.69), (1, 2, 0.68), (2, 1, 0.67)]
+
+
 def test_parse_losses_reads_array_and_tensor_prints_and_nan():
     log = "\n".join([
         "epoch: 3 step: 10, loss is [0.25 0.5]",

@@ -41,7 +41,6 @@ _WORKER = textwrap.dedent("""
     ck = ModelCheckpoint("net", directory, CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=keep))
     model.train(1000, data, callbacks=[ck], dataset_sink_mode=False)
 """)
-_NAMES = None
 
 
 def _start(directory, keep):

@@ -32,7 +32,9 @@ try:  # AutoGraph's internals: without them, user code is traced as it is
 except ImportError:  # pragma: no cover - TF internals moved
     _ag_api = None
 
-_OPTIONS = None if _ag_api is None else _converter.ConversionOptions(recursive=True, user_requested=True)
+# tf.function's own options: no optional features (no name scopes, no extra control dependencies)
+_OPTIONS = None if _ag_api is None else _converter.ConversionOptions(recursive=True, user_requested=True,
+                                                                     optional_features=None)
 
 
 def is_user_code(fn: Callable) -> bool:
@@ -90,6 +92,9 @@ def _as_bool(value: Any) -> tf.Tensor:
     return tf.constant(bool(value))
 
 
+_PYTHON_ITERABLES = (range, list, tuple, dict, Tensor, enumerate, zip, map, filter, reversed)
+
+
 class _State:
     """``get_state``/``set_state`` of a staged statement with tfspore Tensors as TF tensors."""
 
@@ -135,7 +140,7 @@ def _install() -> None:
     ag = _ag_api._TRANSPILER.get_extra_locals()["ag__"]
     if getattr(ag, "_tfspore_tensors", False):
         return
-    if_stmt, while_stmt, if_exp = ag.if_stmt, ag.while_stmt, ag.if_exp
+    if_stmt, while_stmt, if_exp, for_stmt = ag.if_stmt, ag.while_stmt, ag.if_exp, ag.for_stmt
     not_, and_, or_ = ag.not_, ag.and_, ag.or_
 
     def tensor_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
@@ -147,6 +152,30 @@ def _install() -> None:
     def tensor_while_stmt(test, body, get_state, set_state, symbol_names, opts):
         state = _State(get_state, set_state)
         return while_stmt(lambda: _cond(test()), body, state.get, state.set, symbol_names, opts)
+
+    def tensor_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+        # A Python loop (unrolled) whose break/return depends on a Tensor: once the loop's stop
+        # test is a Tensor, each further iteration runs under a tf.cond on it, as MindSpore unrolls.
+        if extra_test is None or not isinstance(iter_, _PYTHON_ITERABLES):
+            return for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+        pending = [None]
+
+        def guarded_test():
+            result = extra_test()
+            if isinstance(result, Tensor):
+                pending[0] = _cond(result)
+                return True
+            pending[0] = None
+            return result
+
+        def guarded_body(target):
+            if pending[0] is None:
+                return body(target)
+            state = _State(get_state, set_state)
+            return if_stmt(pending[0], lambda: body(target), lambda: None, state.get, state.set, symbol_names,
+                           len(symbol_names))
+
+        return for_stmt(iter_, guarded_test, guarded_body, get_state, set_state, symbol_names, opts)
 
     def tensor_if_exp(cond, if_true, if_false, expr_repr):
         if isinstance(cond, Tensor):
@@ -175,6 +204,7 @@ def _install() -> None:
         return or_(lambda: a_val, b)
 
     ag.if_stmt, ag.while_stmt, ag.if_exp = tensor_if_stmt, tensor_while_stmt, tensor_if_exp
+    ag.for_stmt = tensor_for_stmt
     ag.not_, ag.and_, ag.or_ = tensor_not, tensor_and, tensor_or
     ag._tfspore_tensors = True
 

@@ -23,10 +23,10 @@ from tfspore.dataset.engine import __all__ as _engine_all
 from tfspore.dataset.engine.datasets_vision import Cifar10Dataset, Cifar100Dataset, ImageFolderDataset, MnistDataset
 from tfspore.dataset.engine.datasets_standard_format import TFRecordDataset
 from tfspore.dataset.engine.datasets_tfds import TFDSDataset
-from tfspore.dataset import transforms, vision  # noqa: E402
+from tfspore.dataset import text, transforms, vision  # noqa: E402
 from tfspore import context  # noqa: E402,F401  (MindSpore's dataset package exposes mindspore.context)
 
-__all__ = list(_engine_all) + ["TFDSDataset", "transforms", "vision"]
+__all__ = list(_engine_all) + ["TFDSDataset", "text", "transforms", "vision"]
 
 # Keep last: missing MindSpore names on the modules imported above raise a clear error.
 from tfspore._missing import install_missing_name_hooks as _install_missing_name_hooks  # noqa: E402

@@ -23,3 +23,7 @@ __all__ = ["config", "Dataset", "SourceDataset", "MappableSource", "MappableData
            "IterSampler", "PKSampler", "Shuffle", "TFDataDataset", "from_tf_data", "DatasetCache",
            "MnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "TFRecordDataset"]
 __all__.append("MindDataset")
+from tfspore.dataset.engine.datasets_text import CLUEDataset  # noqa: E402
+__all__.append("CLUEDataset")
+from tfspore.dataset.engine.graphdata import GraphData, OutputFormat, SamplingStrategy  # noqa: E402
+__all__ += ["GraphData", "OutputFormat", "SamplingStrategy"]

@@ -37,12 +37,27 @@ def _strip_mn(text: str) -> str:
     return "".join(c for c in text if unicodedata.category(c) != "Mn")
 
 
+# Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt); NFKC_Casefold drops them.
+_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def _nfkc_casefold(c: str) -> str:
+    """Unicode's NFKC_Casefold mapping of one character (what ICU's case folding here applies)."""
+    code = ord(c)
+    if any(lo <= code <= hi for lo, hi in _IGNORABLE):
+        return ""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", c).casefold())
+
+
 _FUNCS = {
-    "casefold": str.casefold,
+    "casefold": _nfkc_casefold,
     "NFD": functools.partial(unicodedata.normalize, "NFD"),
     "NFKD": functools.partial(unicodedata.normalize, "NFKD"),
-    # BasicTokenizer's lower-case path: case folding, NFD, then accents (Mn) removed.
-    "bert_lower": lambda c: _strip_mn(unicodedata.normalize("NFD", c.casefold())),
+    # BasicTokenizer's lower-case path: NFKC case folding, NFD, then accents (Mn) removed.
+    "bert_lower": lambda c: _strip_mn(unicodedata.normalize("NFD", _nfkc_casefold(c))),
 }
 
 

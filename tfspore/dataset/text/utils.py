@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import collections
 import os
-from enum import Enum, IntEnum
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
+from enum import IntEnum
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 import tensorflow as tf
@@ -341,6 +341,3 @@ def to_bytes(array: Any, encoding: str = "utf8") -> np.ndarray:
         return array
     return np.char.encode(array.astype(np.str_), encoding)
 
-
-# Keep Enum importable for isinstance checks elsewhere.
-_ENUMS = (Enum,)

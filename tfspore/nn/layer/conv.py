@@ -32,6 +32,7 @@ from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._conv_kernels import add_bias, conv2d_nchw, conv2d_transpose_nchw, conv3d_ncdhw, deconv_length
 from tfspore.nn.layer._utils import cast_to, compute_dtype, init_repr, read_param, to_tf
+from tfspore.nn.layer._window import check_nonempty, check_window
 
 __all__ = ["Conv2d", "Conv2dTranspose", "Conv1d", "Conv1dTranspose", "Conv3d"]
 
@@ -170,6 +171,17 @@ class _Conv(Cell):
             raise ValueError(f"For '{self.cls_name}', the input channels must equal 'in_channels' "
                              f"{self.in_channels}, but got input shape {tuple(v.shape.as_list())}.")
 
+    def _check_window(self, v: tf.Tensor, spatial: list) -> None:
+        """Raise ValueError when the (padded) input is smaller than the dilated kernel."""
+        nd = len(spatial)
+        if self._tf_pad == "SAME":
+            return
+        def last(value: Any) -> tuple:
+            return tuple(value)[-nd:] if isinstance(value, (tuple, list)) else (value,) * nd
+        pads = (0,) * nd if self._tf_pad == "VALID" else tuple(lo + hi for lo, hi in self._tf_pad)[-nd:]
+        check_window(self.cls_name, v, spatial, last(self.kernel_size), last(self.stride), last(self.dilation), pads,
+                     lead=(v.shape[0], self.out_channels))
+
     def construct(self, *inputs: Any) -> Any:
         raise NotImplementedError
 
@@ -251,6 +263,7 @@ class Conv2d(_Conv):
     def construct(self, x: Any) -> Tensor:
         v, w, b = self._prepare(x)
         self._check_rank(v, 4)
+        self._check_window(v, v.shape.as_list()[1:3] if self.data_format == "NHWC" else v.shape.as_list()[2:])
         if self.data_format == "NHWC":
             pad = self._tf_pad
             if not isinstance(pad, str):
@@ -337,6 +350,7 @@ class Conv1d(_Conv):
     def construct(self, x: Any) -> Tensor:
         v, w, b = self._prepare(x)
         self._check_rank(v, 3)
+        self._check_window(v, [v.shape[2]])
         y = conv2d_nchw(v[:, :, None, :], w, self.stride, self.dilation, self._tf_pad, self.group)[:, :, 0, :]
         return _wrap(add_bias(y, b) if b is not None else y)
 
@@ -401,6 +415,7 @@ class Conv3d(_Conv):
     def construct(self, x: Any) -> Tensor:
         v, w, b = self._prepare(x)
         self._check_rank(v, 5)
+        self._check_window(v, v.shape.as_list()[2:])
         y = conv3d_ncdhw(v, w, self.stride, self.dilation, self._tf_pad, self.group)
         return _wrap(add_bias(y, b) if b is not None else y)
 
@@ -508,6 +523,7 @@ class Conv2dTranspose(_Conv):
         oh, ow = self._out_padding()
         if oh or ow:
             y = tf.pad(y, [[0, 0], [0, 0], [0, oh], [0, ow]])
+        check_nonempty(self.cls_name, v, y, self.kernel_size, self.stride)
         return _wrap(y)
 
 
@@ -569,4 +585,5 @@ class Conv1dTranspose(Conv2dTranspose):
             raise ValueError(f"For '{self.cls_name}', the length must be static, but got shape "
                              f"{tuple(v.shape.as_list())}.")
         y = self._forward(v[:, :, None, :], w, b, (1, v.shape[2]))
+        check_nonempty(self.cls_name, v, y, self.kernel_size, self.stride)
         return _wrap(y[:, :, 0, :])

@@ -26,6 +26,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.layer._conv_kernels import _dilate_filter
 from tfspore.nn.layer._utils import cast_to
+from tfspore.nn.layer._window import raise_empty
 from tfspore.nn.layer.conv import _Conv
 
 __all__ = ["Conv3dTranspose"]
@@ -166,6 +167,13 @@ class Conv3dTranspose(_Conv):
     def construct(self, x: Any) -> Tensor:
         v, w, b = self._prepare(x)
         self._check_rank(v, 5)
+        if self._mode == "pad":
+            dims = v.shape.as_list()[2:]
+            k, s, d = tuple(self.kernel_size), tuple(self.stride), tuple(self.dilation)
+            outs = [None if dims[i] is None else (dims[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 - self._pads[2 * i]
+                    - self._pads[2 * i + 1] + self.output_padding[i] for i in range(3)]
+            if any(o is not None and o <= 0 for o in outs):
+                raise_empty(self.cls_name, v, (v.shape[0], self.out_channels, *(max(o, 0) for o in outs)), k, s)
         y = conv3d_transpose_ncdhw(v, w, self.stride, self.dilation, self._mode, self._pads, self.output_padding,
                                    self.group)
         if b is not None:

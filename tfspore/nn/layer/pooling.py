@@ -27,6 +27,7 @@ from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
+from tfspore.nn.layer._window import check_nonempty, check_window
 from tfspore.ops.function import _pool
 from tfspore.ops.function._layout import TO_NCHW, nchw_supported, to_nhwc
 
@@ -227,6 +228,9 @@ class MaxPool2d(_PoolNd):
             out = _pool.max_pool2d(v, k, s, self.padding, self._dilation, self.return_indices, self.ceil_mode)
             return out
         squeeze = v.shape.rank == 3
+        if self.pad_mode == "VALID":  # a window larger than the input crashes oneDNN (SIGFPE)
+            spatial = v.shape[-3:-1] if self.format == "NHWC" else v.shape[-2:]
+            check_window(self.cls_name, v, list(spatial), k, s, lead=v.shape[:-2] if self.format != "NHWC" else ())
         if squeeze:
             v = v[None]
         y = _tf_pool("max", v, k, s, self.pad_mode, self.format)
@@ -288,6 +292,8 @@ class MaxPool1d(_PoolNd):
         v = self._input(x)
         _check_rank(self.cls_name, v, (2, 3))
         squeeze = v.shape.rank == 2
+        if not self.use_pad and self.pad_mode == "VALID":  # a window larger than the input crashes oneDNN
+            check_window(self.cls_name, v, [v.shape[-1]], (self._k,), (self._s,), lead=v.shape[:-1])
         if squeeze:
             v = v[None]
         v = v[:, :, None, :]
@@ -387,6 +393,8 @@ class AvgPool2d(_PoolNd):
         if squeeze:
             v = v[None]
         y = self._pool(v, _pair(self.kernel_size), _pair(self.stride))
+        check_nonempty(self.cls_name, x, y, _pair(self.kernel_size), _pair(self.stride),
+                       first_spatial=1 if self.format == "NHWC" else 2)
         return _wrap(y[0] if squeeze else y)
 
 
@@ -442,6 +450,7 @@ class AvgPool1d(AvgPool2d):
         if squeeze:
             v = v[None]
         y = self._pool(v[:, :, None, :], (1, self._k), (1, self._s))[:, :, 0]
+        check_nonempty(self.cls_name, x, y, (self._k,), (self._s,))
         return _wrap(y[0] if squeeze else y)
 
 

@@ -29,6 +29,7 @@ from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
+from tfspore.nn.layer._window import check_window
 
 __all__ = ["MaxPool3d", "AvgPool3d"]
 
@@ -177,6 +178,8 @@ class MaxPool3d(_Pool3d):
 
     def construct(self, x: Any) -> Any:
         v, unbatched = self._prepare(x)
+        if self.pad_mode == "VALID":  # a window larger than the input crashes oneDNN (SIGFPE)
+            check_window(self.cls_name, v, v.shape[2:], self._k, self._s, lead=v.shape[:2])
         if self.pad_mode != "PAD":
             y = tf.nn.max_pool3d(tf.transpose(v, _TO_NDHWC), self._k, self._s, self.pad_mode)
             out = tf.transpose(y, _TO_NCDHW)
@@ -184,6 +187,9 @@ class MaxPool3d(_Pool3d):
         dims = self._spatial(v)
         outs = [_out_len(dims[i], self._k[i], self._s[i], self.padding[i], self.padding[i], self.dilation[i],
                          self.ceil_mode) for i in range(3)]
+        if any(o <= 0 for o in outs):
+            check_window(self.cls_name, v, dims, self._k, self._s, self.dilation, [2 * p for p in self.padding],
+                         lead=v.shape[:2])
         # pad the front by `padding` and the back far enough for every window, with the lowest value
         backs = [max((outs[i] - 1) * self._s[i] + self.dilation[i] * (self._k[i] - 1) + 1 - dims[i]
                      - self.padding[i], 0) for i in range(3)]
@@ -281,6 +287,8 @@ class AvgPool3d(_Pool3d):
         include = self.count_include_pad
         ceil = self.ceil_mode and self.pad_mode != "SAME"
         outs = [_out_len(dims[i], k[i], s[i], lohi[i][0], lohi[i][1], 1, ceil) for i in range(3)]
+        if any(o <= 0 for o in outs):
+            check_window(self.cls_name, v, dims, k, s, pads=[lo + hi for lo, hi in lohi], lead=v.shape[:2])
         backs = [max((outs[i] - 1) * s[i] + k[i] - dims[i] - lohi[i][0], 0) for i in range(3)]
         padded = tf.pad(v, [[0, 0], [0, 0]] + [[lohi[i][0], backs[i]] for i in range(3)])
         sums = tf.nn.avg_pool3d(tf.transpose(padded, _TO_NDHWC), k, s, "VALID") * float(k[0] * k[1] * k[2])

@@ -25,6 +25,7 @@ import tensorflow as tf
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import to_tf
+from tfspore.nn.layer._window import check_nonempty
 
 __all__ = ["LPPool1d", "LPPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
            "MaxUnpool3d"]
@@ -95,7 +96,9 @@ class _LPPool(Cell):
         self._s = self._k if stride is None else _tuple(stride, self._nd)
 
     def construct(self, x: Any) -> Tensor:
-        return _wrap(_lp_pool(self.cls_name, x, self.norm_type, self._k, self._s, self.ceil_mode))
+        y = _lp_pool(self.cls_name, x, self.norm_type, self._k, self._s, self.ceil_mode)
+        check_nonempty(self.cls_name, x, y, self._k, self._s, first_spatial=to_tf(y).shape.rank - self._nd)
+        return _wrap(y)
 
 
 class LPPool1d(_LPPool):
