@@ -19,8 +19,8 @@ hooks installed on the MindSpore API the script calls (the same hooks in both fr
 - ``no_shuffle``: the dataset sources (``MnistDataset``, ``Cifar10Dataset``, ...) are built with
   ``shuffle=False``, so both frameworks read the records in file order.
 - ``num_samples``: the dataset sources read only this many records (an epoch of a few steps).
-- Always: a source's (and ``map``'s, ``batch``'s) ``num_parallel_workers`` above the machine's core count is lowered to it
-  (MindSpore rejects more).
+- Always: a source's (and ``map``'s, ``batch``'s) ``num_parallel_workers`` above the machine's
+  core count is lowered to it (MindSpore rejects more).
 - ``force_kwarg``: ``[module, function, keyword, value]``; the script's own function (for
   example ``src.dataset.create_dataset1``) is called with that keyword set (``do_train=False``
   selects a pipeline without random augmentation).

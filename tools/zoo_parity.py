@@ -50,8 +50,8 @@ if _HERE not in sys.path:
 import zoo_check  # noqa: E402  (the data writers and config copies of the zoo runs)
 from zoo_check import ENTRIES, override_yaml, write_cifar10_bin, write_mnist, write_tfrecord  # noqa: E402
 
-__all__ = ["ParityEntry", "PARITY_ENTRIES", "ParityResult", "Comparison", "parse_losses", "compare_losses", "judge", "format_table",
-           "format_markdown", "run_parity", "main"]
+__all__ = ["ParityEntry", "PARITY_ENTRIES", "ParityResult", "Comparison", "parse_losses", "compare_losses", "judge",
+           "format_table", "format_markdown", "run_parity", "main"]
 
 _LAUNCHER = os.path.join(_HERE, "_zoo_parity_launch.py")
 
@@ -492,6 +492,8 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Parity
     parser.add_argument("--workdir", default=None, help="folder for the working folders (kept)")
     parser.add_argument("--json", default=None, metavar="OUT", help="write the results to this JSON file")
     parser.add_argument("--markdown", default=None, metavar="OUT", help="write the table as markdown")
+    parser.add_argument("--zoo-commit", default="", help="the zoo's commit for the JSON report "
+                        "(default: from git, where ZOO_DIR is a git checkout)")
     parser.add_argument("--list", action="store_true", help="list the entries and exit")
     args = parser.parse_args(argv)
     entries = list(PARITY_ENTRIES if entries is None else entries)
@@ -528,10 +530,11 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Parity
             print(" ".join(_row(result)), flush=True)
         print(format_table(results))
         if args.json:
-            report = {"date": datetime.datetime.fromtimestamp(started, datetime.timezone.utc).strftime(
-                "%Y-%m-%d %H:%M UTC"), "zoo": zoo, "zoo_commit": zoo_check._zoo_commit(zoo),  # pylint: disable=protected-access
-                "steps": args.steps, "rtol": args.rtol, "atol": args.atol, "tf_env": tf_env,
-                "results": [dict(dataclasses.asdict(r), verdict=r.verdict) for r in results]}
+            date = datetime.datetime.fromtimestamp(started, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            commit = args.zoo_commit or zoo_check._zoo_commit(zoo)  # pylint: disable=protected-access
+            report = {"date": date, "zoo": zoo, "zoo_commit": commit, "steps": args.steps, "rtol": args.rtol,
+                      "atol": args.atol, "tf_env": tf_env,
+                      "results": [dict(dataclasses.asdict(r), verdict=r.verdict) for r in results]}
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump(report, f, indent=2)
                 f.write("\n")

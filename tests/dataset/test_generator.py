@@ -104,3 +104,51 @@ def test_errors():
 
     with pytest.raises(RuntimeError, match=r"GeneratorDataset.*row 1"):
         list(ds.GeneratorDataset(bad_gen, ["x"]))
+
+
+class _IndexRecorder:
+    """A random-access source whose rows are built from the index it receives."""
+
+    def __init__(self, n):
+        self.n = n
+        self.seen = []
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        self.seen.append(type(index))
+        ids = np.asarray(index)
+        return (ids * 10).astype(np.int32), np.array(ids.ndim, np.int32)
+
+
+class _ListSampler(ds.Sampler):
+    """Yields lists of indices (and one bare index), as batched samplers in the model zoo do."""
+
+    def __iter__(self):
+        yield [3, 1, 7]
+        yield 4
+        yield [0, 2]
+
+
+def test_sampler_yielding_lists_passes_one_numpy_int_index_per_row():
+    # MindSpore 2.10 flattens the yielded lists and calls __getitem__ once per id, with a numpy int64.
+    source = _IndexRecorder(8)
+    data = ds.GeneratorDataset(source, ["value", "ndim"], sampler=_ListSampler())
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    assert [int(r[0]) for r in rows] == [30, 10, 70, 40, 0, 20]
+    assert [int(r[1]) for r in rows] == [0] * 6
+    assert set(source.seen) == {np.int64}
+
+
+def test_plain_iterable_sampler_of_lists_is_flattened():
+    source = _IndexRecorder(6)
+    data = ds.GeneratorDataset(source, ["value", "ndim"], sampler=_IterOfLists())
+    assert [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == [50, 40, 10, 20]
+
+
+class _IterOfLists:
+    """A plain iterable (not a Sampler subclass) of index lists."""
+
+    def __iter__(self):
+        return iter([[5, 4], (1,), np.array([2])])

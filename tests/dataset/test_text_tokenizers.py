@@ -120,3 +120,18 @@ def test_optional_dependency_tokenizers(name, package, tmp_path):
             text.JiebaTokenizer(str(tmp_path / "hmm"), str(tmp_path / "mp"))
         else:
             text.SentencePieceTokenizer(str(tmp_path / "m.model"), text.SPieceTokenizerOutType.STRING)
+
+
+def test_jieba_tokenizer_when_installed(tmp_path):
+    if importlib.util.find_spec("jieba") is None:
+        pytest.skip("the optional package jieba is not installed; the ImportError is tested above")
+    mp = tmp_path / "dict.txt"
+    mp.write_text("南京市 100 ns\n长江大桥 100 ns\n南京 50 ns\n市长 50 n\n江大桥 10 n\n长江 50 ns\n大桥 50 n\n",
+                  encoding="utf-8")
+    hmm = tmp_path / "hmm.utf8"
+    hmm.write_text("", encoding="utf-8")
+    tokens, starts, limits = text.JiebaTokenizer(str(hmm), str(mp), text.JiebaMode.MP, with_offsets=True)("南京市长江大桥")
+    assert tokens.tolist() == ["南京市", "长江大桥"]
+    assert starts.tolist() == [0, 9] and limits.tolist() == [9, 21]
+    with pytest.raises(ValueError, match="mp_path"):
+        text.JiebaTokenizer(str(hmm), str(tmp_path / "missing.txt"))

@@ -117,7 +117,21 @@ class Iterable:
             yield (np.array([i, i * i], dtype=np.float32),)
 
 
-GENERATORS = {"my_dataset": MyDataset, "counting": counting, "iterable": Iterable}
+class IndexEcho:
+    """A random-access source whose rows are built from the index ``__getitem__`` receives."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        ids = np.asarray(index)
+        return (ids * 10).astype(np.int32), np.array(ids.ndim, np.int32), np.array(type(index).__name__)
+
+
+GENERATORS = {"my_dataset": MyDataset, "counting": counting, "iterable": Iterable, "index_echo": IndexEcho}
 
 
 # ------------------------------------------------------------------------------------ values

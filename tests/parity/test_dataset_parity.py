@@ -170,6 +170,10 @@ PIPELINES = {
     "generator_counting": pipe(src("GeneratorDataset", {"generator": "counting", "args": [6]},
                                    column_names=["i", "f", "a"])),
     "generator_iterable": pipe(src("GeneratorDataset", {"generator": "iterable", "args": [4]}, column_names=["x"])),
+    # a sampler yielding lists of ids: flattened, one numpy int64 id per __getitem__ call
+    "generator_sampler_lists": pipe(src("GeneratorDataset", {"generator": "index_echo", "args": [6]},
+                                        column_names=["value", "ndim", "index_type"],
+                                        sampler=op("ds.IterSampler", [[4], 1, [5], (2,)]))),
     "numpy_dict": pipe(src("NumpySlicesDataset", {"dict": {"a": {"array": [[1, 2], [3, 4], [5, 6]], "dtype": "float32"},
                                                            "b": {"array": [7, 8, 9], "dtype": "int32"}}},
                            shuffle=False)),

@@ -129,8 +129,9 @@ def run_cases(ds: Any, text: Any, mstype: Any, root: str) -> Dict[str, Any]:
     out["regex_replace_one"] = _safe(lambda: text.RegexReplace("a", "X", False)(np.array("aaa")))
     out["whitespace"] = _safe(lambda: text.WhitespaceTokenizer(True)("  a\u3000b\tc "))
     out["unicode_char"] = _safe(lambda: text.UnicodeCharTokenizer(True)("aé中文"))
+    script = text.UnicodeScriptTokenizer(True, True)
     for i, s in enumerate(["abc中文 12", "Hello, world! 123abc", "αβγ abc", "日本語テキストです", "x-y_z", "café1.5"]):
-        out[f"unicode_script_{i}"] = _safe(lambda: text.UnicodeScriptTokenizer(True, True)(s))  # noqa: B023
+        out[f"unicode_script_{i}"] = _safe(lambda: script(s))  # noqa: B023
     out["regex_tok"] = _safe(lambda: text.RegexTokenizer(r"[,;]", r"[;]", True)("a,b;c"))
     # CLUE
     out["afqmc_train"] = _rows(ds.CLUEDataset(os.path.join(root, "afqmc.json"), task="AFQMC", usage="train",

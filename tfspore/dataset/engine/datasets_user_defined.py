@@ -252,7 +252,7 @@ class GeneratorDataset(MappableSource):
                 first = None
             else:
                 try:
-                    first = self._converter.convert(self.source[0])
+                    first = self._converter.convert(self.source[np.int64(0)])
                 except Exception as exc:  # pylint: disable=broad-except
                     raise RuntimeError(f"{py.PIPELINE_ERROR}\n- Dataset Pipeline Error Message:\n[ERROR] {where}, "
                                        f"source.__getitem__(0) failed: {py.format_exception(exc)}") from exc
@@ -295,7 +295,9 @@ class GeneratorDataset(MappableSource):
         source = self.source
 
         def getitem(i):
-            return tuple(conv.convert(source[int(i)]))
+            # MindSpore passes each sampled id as a numpy int64 scalar; a sampler that yields lists of
+            # ids has them flattened first (samplers.Sampler.get_indices), so ``__getitem__`` never sees a list.
+            return tuple(conv.convert(source[np.int64(i)]))
 
         getitem.__qualname__ = f"{type(source).__name__}.__getitem__"
         call = py.PyCall(getitem, "For 'GeneratorDataset'", conv.tf_dtypes, conv.ranks, row_kind="index",

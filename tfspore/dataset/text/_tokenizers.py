@@ -69,7 +69,8 @@ class _Tokenizer(TensorOperation):
         if tf.executing_eagerly():
             # Eager calls reuse one traced graph per tokenizer instead of running op by op.
             if getattr(self, "_eager_fn", None) is None:
-                self._eager_fn = tf.function(self._tokenize, input_signature=[tf.TensorSpec([], tf.string)])
+                self._eager_fn = tf.function(self._tokenize, input_signature=[tf.TensorSpec([], tf.string)],
+                                              autograph=False)
             tokens, starts, limits = self._eager_fn(text)
         else:
             tokens, starts, limits = self._tokenize(text)
@@ -375,7 +376,7 @@ class WordpieceTokenizer(_WordpieceArgs, TensorOperation):
 
         if tf.executing_eagerly():
             if getattr(self, "_eager_fn", None) is None:
-                self._eager_fn = tf.function(run, reduce_retracing=True)
+                self._eager_fn = tf.function(run, reduce_retracing=True, autograph=False)
             pieces, starts, limits = self._eager_fn(tensors[0])
         else:
             pieces, starts, limits = run(tensors[0])
@@ -456,6 +457,10 @@ class JiebaTokenizer(_Tokenizer):
             raise _missing("JiebaTokenizer", "jieba") from None
         if not isinstance(mode, JiebaMode):
             raise TypeError(f"For 'JiebaTokenizer', the argument 'mode' must be JiebaMode, but got {mode!r}.")
+        import os  # pylint: disable=import-outside-toplevel
+        for name, path in (("hmm_path", hmm_path), ("mp_path", mp_path)):
+            if not isinstance(path, str) or not os.path.isfile(path):
+                raise ValueError(f"For 'JiebaTokenizer', the file of '{name}' does not exist: {path!r}.")
         self._jieba = jieba.Tokenizer(dictionary=mp_path)
         self.hmm_path, self.mp_path, self.mode = hmm_path, mp_path, mode
         self.words = []

@@ -16,20 +16,36 @@ import tensorflow as tf
 
 # A Unicode noncharacter, reserved for internal use: it marks regex matches while splitting.
 _MARK = "\ufdd0"
-# The ranges that hold every character whose case folding or decomposition changes it.
-_RANGES = ((0, 0x30000), (0xE0000, 0xE01F0))
+# The ranges that hold every character whose case folding or decomposition changes it (the CJK
+# ideograph blocks, Yi, private use and the supplementary ideograph planes are left out: no mapping
+# here changes them; the compatibility ideographs are kept).
+_RANGES = ((0, 0x3400), (0x4DC0, 0x4E00), (0xA4D0, 0xE000), (0xF900, 0x20000), (0x2F800, 0x2FA20),
+           (0xE0000, 0xE1000))
 
 
-def _table_items(func: Callable[[str], str]) -> Dict[str, str]:
-    items = {}
+@functools.lru_cache(maxsize=1)
+def _candidates() -> Tuple[str, ...]:
+    """The characters any table here may change: with a decomposition, a case folding, a
+    nonspacing mark (Mn), a default-ignorable code point, or a Hangul syllable."""
+    out = []
+    decomposition, category = unicodedata.decomposition, unicodedata.category
     for lo, hi in _RANGES:
         for code in range(lo, hi):
             if 0xD800 <= code <= 0xDFFF:
                 continue
             ch = chr(code)
-            out = func(ch)
-            if out != ch:
-                items[ch] = out
+            if (decomposition(ch) or ch.casefold() != ch or category(ch) == "Mn" or code in _IGNORABLE_SET
+                    or 0xAC00 <= code <= 0xD7A3):
+                out.append(ch)
+    return tuple(out)
+
+
+def _table_items(func: Callable[[str], str]) -> Dict[str, str]:
+    items = {}
+    for ch in _candidates():
+        out = func(ch)
+        if out != ch:
+            items[ch] = out
     return items
 
 
@@ -43,11 +59,12 @@ _IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1
               (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
               (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
 
+_IGNORABLE_SET = frozenset(code for lo, hi in _IGNORABLE for code in range(lo, hi + 1))
+
 
 def _nfkc_casefold(c: str) -> str:
     """Unicode's NFKC_Casefold mapping of one character (what ICU's case folding here applies)."""
-    code = ord(c)
-    if any(lo <= code <= hi for lo, hi in _IGNORABLE):
+    if ord(c) in _IGNORABLE_SET:
         return ""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", c).casefold())
 

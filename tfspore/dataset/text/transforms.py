@@ -17,7 +17,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.transforms import Mask, PadEnd, Relational, Slice, TensorOperation  # noqa: F401
+from tfspore.dataset.transforms import TensorOperation
 from tfspore.dataset.text import _unicode
 from tfspore.dataset.text._tokenizers import (BasicTokenizer, BertTokenizer, JiebaTokenizer,  # noqa: F401
                                               RegexTokenizer, SentencePieceTokenizer, UnicodeCharTokenizer,

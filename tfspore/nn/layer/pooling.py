@@ -380,6 +380,10 @@ class AvgPool2d(_PoolNd):
 
     def _pool(self, v: tf.Tensor, k: tuple, s: tuple) -> tf.Tensor:
         if not self.is_expand:
+            if self.pad_mode == "VALID":
+                spatial = v.shape[1:3] if self.format == "NHWC" else v.shape[2:4]
+                lead = (v.shape[0], v.shape[3]) if self.format == "NHWC" else v.shape[:2]
+                check_window(self.cls_name, v, list(spatial), k, s, lead=lead)
             return _tf_pool("avg", v, k, s, self.pad_mode, self.format)
         div = self.divisor_override or 0
         if self.pad_mode == "SAME":
