@@ -135,3 +135,22 @@ def test_jieba_tokenizer_when_installed(tmp_path):
     assert starts.tolist() == [0, 9] and limits.tolist() == [9, 21]
     with pytest.raises(ValueError, match="mp_path"):
         text.JiebaTokenizer(str(hmm), str(tmp_path / "missing.txt"))
+
+
+def test_sentencepiece_when_installed(tmp_path):
+    if importlib.util.find_spec("sentencepiece") is None:
+        pytest.skip("the optional package sentencepiece is not installed; the ImportError is tested above")
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(["hello world this is a test"] * 30 + ["more text with other words"] * 30),
+                      encoding="utf-8")
+    vocab = text.SentencePieceVocab.from_file([str(corpus)], 20, 0.9995, text.SentencePieceModel.UNIGRAM, {})
+    pieces = text.SentencePieceTokenizer(vocab, text.SPieceTokenizerOutType.STRING)("hello world")
+    ids = text.SentencePieceTokenizer(vocab, text.SPieceTokenizerOutType.INT)("hello world")
+    assert "".join(pieces.tolist()).replace("\u2581", " ").strip() == "hello world"
+    assert ids.dtype == np.int32 and len(ids) == len(pieces)
+
+
+def test_python_tokenizer_in_pipeline():
+    data = ds.NumpySlicesDataset({"s": np.array(["a-b", "c"])}, shuffle=False)
+    data = data.map(text.PythonTokenizer(lambda s: s.split("-")), input_columns=["s"])
+    assert [r["s"].tolist() for r in data.create_dict_iterator(output_numpy=True)] == [["a", "b"], ["c"]]

@@ -170,7 +170,8 @@ class GeneratorDataset(MappableSource):
         num_samples: Rows to read per epoch.
         num_parallel_workers: A parallelism hint.
         shuffle: For random-access sources, shuffle (None: yes). Ignored for generators.
-        sampler: For random-access sources, a sampler or a list of indices.
+        sampler: For random-access sources, a sampler or a list of indices. Lists of ids that a
+            sampler yields are flattened; ``__getitem__`` gets one numpy int64 id per row.
         num_shards: For random-access sources, the number of shards.
         shard_id: For random-access sources, this shard.
         python_multiprocessing: Accepted for compatibility (Python code runs in threads).

@@ -430,6 +430,13 @@ class BertTokenizer(_WordpieceArgs, BasicTokenizer):
         return tf.gather(nonempty, tf.maximum(word_index, 0))
 
 
+def _py_str(value: Any) -> str:
+    """A Python str from what ``tf.numpy_function`` passes for a scalar string (bytes or a 0-d array)."""
+    if hasattr(value, "item"):
+        value = value.item()
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
 def _missing(api: str, package: str) -> ImportError:
     return ImportError(f"For '{api}', the optional package '{package}' is required but not installed; "
                        f"install it with 'pip install {package}'.")
@@ -482,7 +489,7 @@ class JiebaTokenizer(_Tokenizer):
         jb = self._jieba
 
         def _run(s):
-            s = s.decode("utf-8")
+            s = _py_str(s)
             toks, starts, limits, pos = [], [], [], 0
             for w in jb.cut(s, HMM=hmm):
                 b = len(w.encode("utf-8"))
@@ -535,7 +542,7 @@ class SentencePieceTokenizer(TensorOperation):
 
         def _run(s):
             import numpy as np  # pylint: disable=import-outside-toplevel
-            s = s.decode("utf-8") if isinstance(s, bytes) else str(s)
+            s = _py_str(s)
             if as_int:
                 return np.array(sp.encode(s, out_type=int), np.int32)
             return np.array([p.encode("utf-8") for p in sp.encode(s, out_type=str)], dtype=object)

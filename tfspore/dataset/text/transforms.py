@@ -316,7 +316,9 @@ class PythonTokenizer(TensorOperation):
         func = self.tokenizer
 
         def _run(s):
-            text = s.decode("utf-8") if isinstance(s, bytes) else str(s)
+            if hasattr(s, "item"):
+                s = s.item()
+            text = s.decode("utf-8", "replace") if isinstance(s, bytes) else str(s)
             toks: List[str] = list(func(text))
             return np.array([t.encode("utf-8") for t in toks] or [b""], dtype=object)
 

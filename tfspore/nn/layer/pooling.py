@@ -386,6 +386,13 @@ class AvgPool2d(_PoolNd):
                 check_window(self.cls_name, v, list(spatial), k, s, lead=lead)
             return _tf_pool("avg", v, k, s, self.pad_mode, self.format)
         div = self.divisor_override or 0
+        if self.pad_mode != "SAME":
+            pads = self._pads if len(self._pads) == 2 else (self._pads[0], self._pads[-1])
+            outs = [_pool._pool_out(n, kk, ss, pp, 1, self.ceil_mode) if n is not None else None
+                    for n, kk, ss, pp in zip(v.shape[2:4], k, s, pads)]
+            if any(o is not None and o <= 0 for o in outs):
+                check_window(self.cls_name, v, list(v.shape[2:4]), k, s, pads=[2 * p for p in pads],
+                             lead=v.shape[:2])
         if self.pad_mode == "SAME":
             return _avg_pool_same(v, k, s, self.count_include_pad, div)
         return to_tf(_pool.avg_pool2d(v, k, s, self._pads, self.ceil_mode, self.count_include_pad, div))
@@ -453,6 +460,11 @@ class AvgPool1d(AvgPool2d):
         squeeze = v.shape.rank == 2
         if squeeze:
             v = v[None]
+        if self.pad_mode != "SAME" and v.shape[-1] is not None:
+            pad = self._pads[1] if self.is_expand else 0
+            if _pool._pool_out(v.shape[-1], self._k, self._s, pad, 1, bool(getattr(self, "ceil_mode", False))) <= 0:
+                check_window(self.cls_name, v, [v.shape[-1]], (self._k,), (self._s,), pads=[2 * pad],
+                             lead=v.shape[:-1])
         y = self._pool(v[:, :, None, :], (1, self._k), (1, self._s))[:, :, 0]
         check_nonempty(self.cls_name, x, y, (self._k,), (self._s,))
         return _wrap(y[0] if squeeze else y)

@@ -25,7 +25,7 @@ import tensorflow as tf
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import to_tf
-from tfspore.nn.layer._window import check_nonempty
+from tfspore.nn.layer._window import check_nonempty, raise_empty
 
 __all__ = ["LPPool1d", "LPPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
            "MaxUnpool3d"]
@@ -57,6 +57,8 @@ def _lp_pool(name: str, x: Any, p: float, kernel: tuple, stride: tuple, ceil_mod
         v = v[None]
     dims = v.shape.as_list()[2:]
     outs = [_out_len(dims[i], kernel[i], stride[i], ceil_mode) for i in range(nd)]
+    if any(o is not None and o <= 0 for o in outs):
+        raise_empty(name, x, (*v.shape.as_list()[:2], *(max(o, 0) for o in outs)), kernel, stride)
     backs = [max((outs[i] - 1) * stride[i] + kernel[i] - dims[i], 0) for i in range(nd)]
     powered = tf.pow(v, float(p))
     padded = tf.pad(powered, [[0, 0], [0, 0]] + [[0, b] for b in backs])
