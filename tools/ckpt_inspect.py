@@ -21,6 +21,13 @@ from tools._common import main_wrapper, parse_key, read_ckpt, select  # noqa: E4
 TOOL = "ckpt_inspect"
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters (and backslashes) escaped, safe to print to a terminal."""
+    if text.isprintable() and "\\" not in text:
+        return text
+    return text.encode("unicode_escape").decode("ascii")
+
+
 def describe(ckpt: str, include: str | None = None, dec_key: bytes | None = None,
              dec_mode: str = "AES-GCM") -> list:
     """One dict per entry: ``name``, ``dtype``, ``shape``, and ``min`` / ``max`` / ``mean`` of numbers."""
@@ -53,6 +60,8 @@ def main(argv: list | None = None) -> None:
         for row in rows:
             print(json.dumps(row))
         return
+    for r in rows:
+        r["name"] = printable(r["name"])
     width = max([len(r["name"]) for r in rows] + [4])
     print(f"{'name':<{width}}  {'dtype':<8} {'shape':<18} {'min':>12} {'max':>12} {'mean':>12}")
     for r in rows:

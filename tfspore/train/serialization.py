@@ -40,7 +40,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
-from tfspore.train import _atomic, _crypto
+from tfspore.train import _atomic, _crypto, _safe_read
 from tfspore.train._checkpoint_pb2 import Checkpoint
 
 from tfspore.train._export import export, load
@@ -64,6 +64,10 @@ _TENSOR_TYPES = {t_str: t for t_str, t in (
     ("Bool", mstype.bool_), ("BFloat16", mstype.bfloat16))}
 _FLOAT_TYPES = (mstype.float16, mstype.float32, mstype.float64, mstype.bfloat16)
 _INT_TYPES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64)
+
+#: numpy dtype names a map-tensor entry may use.
+_MAP_DTYPES = frozenset(("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16",
+                         "float32", "float64", "bool"))
 
 _save_lock = threading.Lock()
 _async_lock = threading.Lock()
@@ -279,14 +283,23 @@ _ST_RANK = {code: i for i, code in enumerate(
 _ST_MAX_HEADER = 100_000_000
 
 
-def _crc_bytes(arr: np.ndarray) -> bytes:
-    """The bytes MindSpore's safetensors CRC covers for ``arr``: Python's ``bytes(arr)``.
+def _crc_update(arr: np.ndarray, crc: int) -> int:
+    """Update ``crc`` with the bytes MindSpore's safetensors CRC covers for ``arr``: ``bytes(arr)``.
 
     That is the data, except for a 0-d integer array, which ``bytes`` reads as a length
     (``bytes(np.array(3))`` is three zero bytes). Files only interoperate with MindSpore's CRC
-    check when both sides count the same bytes, so the rule is kept.
+    check when both sides count the same bytes, so the rule is kept, but the zero bytes are
+    never allocated (their CRC takes O(log n) time).
+
+    Raises:
+        ValueError: for a negative 0-d integer (``bytes`` refuses it).
     """
-    return bytes(arr)
+    if arr.ndim == 0 and arr.dtype.kind in "iu":
+        count = int(arr)
+        if count < 0:
+            raise ValueError(f"the 0-d entry holds {count}, which MindSpore's CRC cannot count")
+        return _safe_read.crc32_zeros(crc, count)
+    return binascii.crc32(np.ascontiguousarray(arr).reshape(-1).view(np.uint8).data if arr.size else b"", crc)
 
 
 def _safetensors_bytes(entries: list, crc_check: bool, remove_redundancy: bool | None) -> Iterator[bytes]:
@@ -313,7 +326,7 @@ def _safetensors_bytes(entries: list, crc_check: bool, remove_redundancy: bool |
             crc = 0
             for name in sorted(tensors):
                 crc = binascii.crc32(name.encode("utf-8"), crc)
-                crc = binascii.crc32(_crc_bytes(tensors[name][1]), crc)
+                crc = _crc_update(tensors[name][1], crc)
             metadata["crc_num"] = str(crc)
     order = sorted(tensors, key=lambda n: (-_ST_RANK[tensors[n][0]], n))
     header: dict = {"__metadata__": metadata} if metadata else {}
@@ -344,6 +357,8 @@ def _read_safetensors(data: bytes) -> tuple:
         raise _SafetensorsError(f"the header length {n} runs past the end of the file ({len(data)} bytes)")
     try:
         header = json.loads(data[8:8 + n].decode("utf-8"))
+    except RecursionError:
+        raise _SafetensorsError("the header is nested too deeply") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise _SafetensorsError(f"the header is not valid JSON ({e})") from None
     if not isinstance(header, dict):
@@ -560,10 +575,9 @@ def _corrupted(path: str) -> ValueError:
                       "be parsed.")
 
 
-def _read_content(path: str, dec_key: bytes | None, dec_mode: str, crc_check: bool) -> bytes:
+def _read_content(path: str, dec_key: bytes | None, dec_mode: str, crc_check: bool) -> tuple:
     """Read ``path``, decrypt it and strip (and with ``crc_check`` verify) the CRC trailer."""
-    with open(path, "rb") as f:
-        content = f.read()
+    content = _safe_read.read_regular(path)
     if dec_key is None:
         if _crypto.is_cipher_data(content[:4]):
             raise _corrupted(path)
@@ -581,13 +595,15 @@ def _read_content(path: str, dec_key: bytes | None, dec_mode: str, crc_check: bo
     has_crc = content[-_CRC_TRAILER_LEN:-10] == _CRC_MARK
     if crc_check and not has_crc:
         _logger.warning("For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file.")
+    full = None
     if has_crc:
         stored = int.from_bytes(content[-10:], byteorder="big")
-        content = content[:-_CRC_TRAILER_LEN]
+        full, content = content, content[:-_CRC_TRAILER_LEN]
         if crc_check and binascii.crc32(content) != stored:
-            raise ValueError("For 'load_checkpoint', the crc check is failed, please check whether the ckpt file is "
-                             "damaged.")
-    return content
+            raise ValueError(f"For 'load_checkpoint', the crc check is failed, please check whether the ckpt file "
+                             f"{path} is damaged.")
+    # unverified, the trailer may be data of a file without CRC that happens to end with b"crc_num"
+    return content, (full if not crc_check and dec_key is None else None)
 
 
 def _decode_str(name: str, content: bytes) -> str:
@@ -612,8 +628,12 @@ def _decode_map(values: list) -> list:
     """A MapParameter entry: [keys, values, status] numpy arrays, concatenated over chunks."""
     parts: list = [[] for _ in values[0].maptensor.tensor]
     dims: list = [list(t.dims) for t in values[-1].maptensor.tensor]
+    if len(parts) != 3 or any(len(v.maptensor.tensor) != 3 for v in values):
+        raise ValueError("a map-tensor entry must hold 3 tensors (keys, values, status)")
     for v in values:
         for i, t in enumerate(v.maptensor.tensor):
+            if t.tensor_type not in _MAP_DTYPES:
+                raise ValueError(f"a map-tensor entry has an unsupported tensor_type {t.tensor_type!r}")
             parts[i].append(np.frombuffer(t.tensor_content, np.dtype(t.tensor_type)))
     out = []
     for i, chunks in enumerate(parts):
@@ -637,7 +657,7 @@ def _parse(path: str, content: bytes, specify_prefix: tuple | None, filter_prefi
     ckpt = Checkpoint()
     try:
         ckpt.ParseFromString(content)
-    except DecodeError as e:
+    except (DecodeError, RecursionError, SystemError, TypeError) as e:
         raise _corrupted(path) from e
     values = ckpt.value
     if content and not len(values):
@@ -645,6 +665,9 @@ def _parse(path: str, content: bytes, specify_prefix: tuple | None, filter_prefi
     out: dict = {}
     group: list = []
     for i, value in enumerate(values):
+        if not isinstance(value.tag, str):  # a name that is not valid UTF-8
+            raise ValueError(f"For 'load_checkpoint', the checkpoint file {path} has an entry name that is not "
+                             f"valid UTF-8: {value.tag!r}.")
         if not _wanted(value.tag, specify_prefix, filter_prefix, choice_func):
             continue
         group.append(value)
@@ -668,7 +691,8 @@ def _parse(path: str, content: bytes, specify_prefix: tuple | None, filter_prefi
                                      "support")
                 else:
                     raise ValueError(f"the entry '{name}' has an unknown tensor_type {type_str!r}")
-        except ValueError as e:
+        except (ValueError, TypeError, IndexError, KeyError, OverflowError, SystemError, UnicodeError,
+                MemoryError) as e:
             raise ValueError(f"{e}\nFor 'load_checkpoint', failed to load the checkpoint file {path}.") from e
         group = []
     return out
@@ -751,13 +775,17 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
                         "deprecated, please use `choice_func` instead.")
     if format == "safetensors":
         if content is None:
-            with open(path, "rb") as f:
-                content = f.read()
+            content = _safe_read.read_regular(path)
         parameter_dict, remove_redundancy = _load_safetensors(path, content, specify_prefix, filter_prefix,
                                                               choice_func, crc_check, remove_redundancy)
     else:
-        content = _read_content(path, dec_key, dec_mode, crc_check)
-        parameter_dict = _parse(path, content, specify_prefix, filter_prefix, choice_func)
+        content, full = _read_content(path, dec_key, dec_mode, crc_check)
+        try:
+            parameter_dict = _parse(path, content, specify_prefix, filter_prefix, choice_func)
+        except ValueError:
+            if full is None:
+                raise
+            parameter_dict = _parse(path, full, specify_prefix, filter_prefix, choice_func)
     if not parameter_dict:
         raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
                          "'filter_prefix' or 'specify_prefix' are set correctly.")
@@ -786,7 +814,11 @@ def _load_safetensors(path: str, content: bytes, specify_prefix: tuple | None, f
         arr = arrays[name]
         if crc_check:
             crc = binascii.crc32(name.encode("utf-8"), crc)
-            crc = binascii.crc32(_crc_bytes(arr), crc)
+            try:
+                crc = _crc_update(arr, crc)
+            except ValueError:
+                raise ValueError(f"For 'load_checkpoint', the crc check is failed, please check whether the "
+                                 f"safetensors file {path} is damaged.") from None
         if not _wanted(name, specify_prefix, filter_prefix, choice_func):
             continue
         if name in metadata:

@@ -209,14 +209,16 @@ class Concatenate(TensorOperation):
             raise RuntimeError(f"For 'Concatenate', cannot concatenate {arr.dtype} data to a string tensor.")
         return tf.cast(tf.constant(arr), dtype)
 
-    def _apply(self, tensor: tf.Tensor) -> tf.Tensor:
-        if tensor.shape.rank is not None and tensor.shape.rank != 1:
-            raise RuntimeError(f"For 'Concatenate', only 1D input is supported, but got shape "
-                               f"{tensor.shape.as_list()}.")
+    def _apply(self, *tensors: tf.Tensor) -> tf.Tensor:
+        tensor = tensors[0]  # several input columns are concatenated in order (MindSpore)
+        for t in tensors:
+            if t.shape.rank is not None and t.shape.rank != 1:
+                raise RuntimeError(f"For 'Concatenate', only 1D input is supported, but got shape "
+                                   f"{t.shape.as_list()}.")
         parts = []
         if self.prepend is not None:
             parts.append(self._const(self.prepend, tensor.dtype))
-        parts.append(tensor)
+        parts.extend(tensors)
         if self.append is not None:
             parts.append(self._const(self.append, tensor.dtype))
         return tf.concat(parts, axis=0)
