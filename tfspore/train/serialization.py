@@ -29,7 +29,6 @@ import io
 import json
 import logging
 import os
-import stat
 import threading
 from typing import Any, Callable, Iterator
 

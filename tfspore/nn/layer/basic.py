@@ -125,6 +125,11 @@ class Dense(Cell):
         dt = compute_dtype(self, v, self.weight._var.dtype)
         v = cast_to(v, dt)
         rank = v.shape.rank
+        cols = v.shape[-1] if rank else None
+        if cols is not None and cols != self.in_channels:
+            raise ValueError(f"For 'MatMul' the input dimensions must be equal, but got 'x1_col': {cols} and "
+                             f"'x2_row': {self.in_channels}. ('{self.cls_name}' got input shape "
+                             f"{tuple(v.shape.as_list())} for in_channels={self.in_channels}.)")
         lead = None
         if rank != 2:
             dims = v.shape.as_list()

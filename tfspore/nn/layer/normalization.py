@@ -113,6 +113,10 @@ class _BatchNorm(Cell):
         stat_dtype = _stat_dtype(out_dtype)
         v = cast_to(v, stat_dtype)
         channel = rank - 1 if self.format == "NHWC" else 1
+        if v.shape[channel] is not None and v.shape[channel] != self.num_features:
+            raise ValueError(f"For BatchNorm, scale.shape[0] should be equal to input_x's channel dimension: "
+                             f"{v.shape[channel]}, but got scale.shape[0]: {self.num_features}. ('{self.cls_name}' "
+                             f"got input shape {tuple(v.shape.as_list())} for num_features={self.num_features}.)")
         axes = [i for i in range(rank) if i != channel]
         bshape = [1] * rank
         bshape[channel] = self.num_features
