@@ -50,13 +50,20 @@ def _outcome(fw, setter, getter, kwargs):
 @pytest.fixture
 def restore_both(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    ms_saved = {k: ms.get_context(k) for k in ("reserve_class_name_in_scope", "enable_graph_kernel",
-                                                "graph_kernel_flags", "max_call_depth", "save_graphs", "op_timeout",
-                                                "check_bprop", "device_id")}
+    # every readable key a case may set, so that no case leaves MindSpore's context changed for later tests
+    ms_saved = {}
+    for case in CONTEXT_CASES:
+        key = next(iter(case))
+        try:
+            ms_saved[key] = ms.get_context(key)
+        except Exception:  # noqa: BLE001 - keys MindSpore cannot read back are not restored
+            pass
     tfs_saved = (tfs_context._CTX.device_target, dict(tfs_context._CTX.values), tfs_context._CTX.device_id)
     tfs_context._CTX.device_target = "CPU"
     yield
-    ms.set_context(**ms_saved)
+    for key, value in ms_saved.items():
+        if ms.get_context(key) != value:
+            ms.set_context(**{key: value})
     ms.reset_auto_parallel_context()
     tfs_context._CTX.device_target, tfs_context._CTX.device_id = tfs_saved[0], tfs_saved[2]
     tfs_context._CTX.values.clear()

@@ -30,6 +30,7 @@ from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.layer._window import check_window
+from tfspore.ops.operations import AvgPool3D
 
 __all__ = ["MaxPool3d", "AvgPool3d"]
 
@@ -275,6 +276,10 @@ class AvgPool3d(_Pool3d):
         self.ceil_mode = validator.check_bool(ceil_mode, "ceil_mode", name)
         self.count_include_pad = validator.check_bool(count_include_pad, "count_include_pad", name)
         self.padding, self.divisor_override = pads, divisor_override
+        # 'valid' is 'pad' with zero pads here: ceil_mode applies to it too
+        same = self.pad_mode == "SAME"
+        self._pool = AvgPool3D(self._k, self._s, "SAME" if same else "PAD", pads, self.ceil_mode and not same,
+                               self.count_include_pad, int(divisor_override or 0))
 
     def construct(self, x: Any) -> Tensor:
         v, unbatched = self._prepare(x)
@@ -284,23 +289,9 @@ class AvgPool3d(_Pool3d):
             lohi = [_same_pads(dims[i], k[i], s[i]) for i in range(3)]
         else:
             lohi = [(self.padding[2 * i], self.padding[2 * i + 1]) for i in range(3)]
-        include = self.count_include_pad
         ceil = self.ceil_mode and self.pad_mode != "SAME"
         outs = [_out_len(dims[i], k[i], s[i], lohi[i][0], lohi[i][1], 1, ceil) for i in range(3)]
         if any(o <= 0 for o in outs):
             check_window(self.cls_name, v, dims, k, s, pads=[lo + hi for lo, hi in lohi], lead=v.shape[:2])
-        backs = [max((outs[i] - 1) * s[i] + k[i] - dims[i] - lohi[i][0], 0) for i in range(3)]
-        padded = tf.pad(v, [[0, 0], [0, 0]] + [[lohi[i][0], backs[i]] for i in range(3)])
-        sums = tf.nn.avg_pool3d(tf.transpose(padded, _TO_NDHWC), k, s, "VALID") * float(k[0] * k[1] * k[2])
-        sums = tf.transpose(sums, _TO_NCDHW)[:, :, :outs[0], :outs[1], :outs[2]]
-        if self.divisor_override:
-            y = sums / tf.cast(self.divisor_override, sums.dtype)
-        else:
-            def counts(i: int) -> np.ndarray:
-                lo, hi = lohi[i]
-                bounds = (-lo, dims[i] + hi) if include else (0, dims[i])
-                starts = np.arange(outs[i]) * s[i] - lo
-                return np.minimum(starts + k[i], bounds[1]) - np.maximum(starts, bounds[0])
-            div = np.einsum("i,j,k->ijk", counts(0), counts(1), counts(2)).astype(np.float64)
-            y = sums / tf.constant(div, sums.dtype)
+        y = to_tf(self._pool(v))
         return _wrap(y[0] if unbatched else y)

@@ -75,9 +75,7 @@ class ASGD(Optimizer):
             raise TypeError("For 'ASGD', the 'gradients' must be a tuple of Tensor.")
         gradients = self._prepare_gradients(gradients)
         lrs = self.get_lr()
-        step_op = self._increase_global_step()
-        with tf.control_dependencies([step_op] if step_op is not None else []):
-            step = tf.cast(tf.reshape(tf.convert_to_tensor(self.global_step._var), []), tf.float32)
+        step = tf.cast(self._increased_step(), tf.float32)
         flags = []
         for i, (param, mu, eta, ax, grad) in enumerate(zip(self.parameters, self.mu, self.eta, self.ax, gradients)):
             var = param._var

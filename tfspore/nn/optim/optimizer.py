@@ -571,6 +571,12 @@ class Optimizer(Cell):
     def _increase_global_step(self) -> Any:
         return self.global_step._var.assign_add(tf.constant([1], tf.int32), read_value=False)
 
+    def _increased_step(self) -> tf.Tensor:
+        """Increments ``global_step`` and returns its new value as a scalar int32 tensor."""
+        step_op = self._increase_global_step()
+        with tf.control_dependencies([step_op] if step_op is not None else []):
+            return tf.reshape(tf.convert_to_tensor(self.global_step._var), [])
+
     def construct(self, *hyper_params: Any) -> Any:
         raise NotImplementedError
 

@@ -83,9 +83,7 @@ class Rprop(Optimizer):
             raise TypeError("For 'Rprop', the 'gradients' must be a tuple of Tensor.")
         gradients = self._prepare_gradients(gradients)
         lr = self.get_lr()
-        step_op = self._increase_global_step()
-        with tf.control_dependencies([step_op] if step_op is not None else []):
-            first = tf.equal(tf.reshape(tf.convert_to_tensor(self.global_step._var), []), 1)
+        first = tf.equal(self._increased_step(), 1)
         flags = []
         for i, (param, prev, step_size, grad) in enumerate(zip(self.parameters, self.prev, self.step_size,
                                                                gradients)):

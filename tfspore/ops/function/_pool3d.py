@@ -111,17 +111,18 @@ def pool3d(op: str, kind: str, x: Any, ksize: tuple, strides: tuple, mode: str, 
     if any(p[2] <= 0 for p in plans):
         raise ValueError(f"For '{op}', the output shape must be positive, but got {[p[2] for p in plans]} for input "
                          f"{t.shape.as_list()}, 'kernel_size' {ksize} and 'strides' {strides}.")
+    outs = [p[2] for p in plans]  # an explicit pad past a ceil_mode end can leave extra windows to drop
     src = tf.transpose(t if t.dtype.is_floating else tf.cast(t, tf.float32), _TO_NDHWC)
     paddings = [[0, 0]] + [[p[0], p[1]] for p in plans] + [[0, 0]]
     if kind == "max":
         if any(sum(p) for p in paddings):
             src = tf.pad(src, paddings, constant_values=src.dtype.min)
-        y = tf.nn.max_pool3d(src, [1, *ksize, 1], [1, *strides, 1], "VALID")
+        y = tf.nn.max_pool3d(src, [1, *ksize, 1], [1, *strides, 1], "VALID")[:, :outs[0], :outs[1], :outs[2]]
     else:
         if any(sum(p) for p in paddings):
             src = tf.pad(src, paddings)
         kvol = float(ksize[0] * ksize[1] * ksize[2])
-        sums = tf.nn.avg_pool3d(src, [1, *ksize, 1], [1, *strides, 1], "VALID") * kvol
+        sums = tf.nn.avg_pool3d(src, [1, *ksize, 1], [1, *strides, 1], "VALID")[:, :outs[0], :outs[1], :outs[2]] * kvol
         if divisor:
             y = sums / float(divisor)
         else:

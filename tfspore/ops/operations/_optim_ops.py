@@ -181,6 +181,23 @@ class AdamNoUpdateParam(Primitive):
         return _wrap(-(lr_t * tf.sqrt(1 - b2p) / (1 - b1p)) * new_m / (tf.sqrt(new_v) + eps))
 
 
+def _adamw_scalars(n: str, lr: Any, beta1: Any, beta2: Any, epsilon: Any, decay: Any, dt: tf.DType) -> tuple:
+    """``(lr, beta1, beta2, epsilon, decay)`` as scalar tensors of ``dt``, checked for primitive ``n``."""
+    return (_scalar(n, "lr", lr, dt), _scalar(n, "beta1", beta1, dt), _scalar(n, "beta2", beta2, dt),
+            _scalar(n, "epsilon", epsilon, dt), _scalar(n, "decay", decay, dt))
+
+
+def _adamw_update(m: Any, v: Any, w: tf.Tensor, mt: tf.Tensor, vt: tf.Tensor, g: tf.Tensor, lr_t: tf.Tensor,
+                  b1: tf.Tensor, b2: tf.Tensor, eps: tf.Tensor, wd: tf.Tensor) -> tuple:
+    """Assign the new moments to ``m`` and ``v``; return ``(new var value, new m, new v)`` (AdamW, no bias
+    correction)."""
+    new_m = mt * b1 + g * (1 - b1)
+    new_v = vt * b2 + g * g * (1 - b2)
+    update = new_m / (tf.sqrt(new_v) + eps) + wd * w
+    om, ov = O.assign(m, new_m), O.assign(v, new_v)
+    return w - lr_t * update, om, ov
+
+
 class AdamWeightDecay(Primitive):
     """AdamW step without bias correction: ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)``.
 
@@ -203,14 +220,10 @@ class AdamWeightDecay(Primitive):
         n = self.name
         w, mt, vt = _state(n, "var", var), _state(n, "m", m), _state(n, "v", v)
         dt = w.dtype
-        lr_t, b1, b2 = _scalar(n, "lr", lr, dt), _scalar(n, "beta1", beta1, dt), _scalar(n, "beta2", beta2, dt)
-        eps, wd = _scalar(n, "epsilon", epsilon, dt), _scalar(n, "decay", decay, dt)
+        hyper = _adamw_scalars(n, lr, beta1, beta2, epsilon, decay, dt)
         g = tf.cast(to_tf(gradient, n, "gradient"), dt)
-        new_m = mt * b1 + g * (1 - b1)
-        new_v = vt * b2 + g * g * (1 - b2)
-        update = new_m / (tf.sqrt(new_v) + eps) + wd * w
-        om, ov = O.assign(m, new_m), O.assign(v, new_v)
-        return O.assign(var, w - lr_t * update), om, ov
+        new_w, om, ov = _adamw_update(m, v, w, mt, vt, g, *hyper)
+        return O.assign(var, new_w), om, ov
 
 
 
@@ -235,11 +248,7 @@ class FusedCastAdamWeightDecay(PrimitiveWithInfer):
         w, mt, vt = _state(n, "var", var), _state(n, "m", m), _state(n, "v", v)
         f32 = tf.float32
         w32, mt, vt = tf.cast(w, f32), tf.cast(mt, f32), tf.cast(vt, f32)
-        lr_t, b1, b2 = _scalar(n, "lr", lr, f32), _scalar(n, "beta1", beta1, f32), _scalar(n, "beta2", beta2, f32)
-        eps, wd = _scalar(n, "epsilon", epsilon, f32), _scalar(n, "decay", decay, f32)
+        hyper = _adamw_scalars(n, lr, beta1, beta2, epsilon, decay, f32)
         g = tf.cast(to_tf(gradient, n, "gradient"), f32) / _scalar(n, "global_norm", global_norm, f32)
-        new_m = mt * b1 + g * (1 - b1)
-        new_v = vt * b2 + g * g * (1 - b2)
-        update = new_m / (tf.sqrt(new_v) + eps) + wd * w32
-        om, ov = O.assign(m, new_m), O.assign(v, new_v)
-        return O.assign(var, tf.cast(w32 - lr_t * update, w.dtype)), om, ov
+        new_w, om, ov = _adamw_update(m, v, w32, mt, vt, g, *hyper)
+        return O.assign(var, tf.cast(new_w, w.dtype)), om, ov
