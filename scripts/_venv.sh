@@ -11,7 +11,7 @@ TFSPORE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$TFSPORE_ROOT"
 
 TFSPORE_VENV="$TFSPORE_ROOT/.venv"
-TFSPORE_EXTRAS="test,parity"
+TFSPORE_EXTRAS="test,parity,text"
 
 if [ ! -x "$TFSPORE_VENV/bin/python" ]; then
     echo "Creating $TFSPORE_VENV" >&2

@@ -4,4 +4,4 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ms_dataset_env.sh"
-exec "$TFSPORE_VENV/bin/python" -m pytest -n 2 -q tests "$@"
+exec "$TFSPORE_VENV/bin/python" -m pytest -n 2 -q --durations=25 tests "$@"

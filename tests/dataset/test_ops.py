@@ -187,3 +187,25 @@ def test_callable_batch_size_gets_batch_and_epoch_numbers():
     assert (0, 1) in calls and data.get_dataset_size() == 4
     with pytest.raises(RuntimeError, match=r"callable batch_size must return an int.*returned 0"):
         list(_ten().batch(lambda info: 0))
+
+
+def test_project_after_map_runs_upstream_once_per_row():
+    """A project evaluates the columns above it once per row, not once per projected column (chains of
+    map/project, as BERT's CMNLI preprocessing builds, grew exponentially and never finished)."""
+    calls = []
+
+    def two_columns(x):
+        calls.append(1)
+        return x, x * 2
+
+    data = ds.NumpySlicesDataset({"a": np.arange(3, dtype=np.int32)}, shuffle=False)
+    data = data.map(operations=two_columns, input_columns=["a"], output_columns=["a", "b"])
+    data = data.project(["a", "b"])
+    for _ in range(2):
+        data = data.map(operations=ds.transforms.Duplicate(), input_columns=["a"], output_columns=["a", "c"])
+        data = data.project(["a", "b", "c"])
+        data = data.map(operations=ds.transforms.TypeCast(np.int32), input_columns=["c"])
+        data = data.project(["a", "b"])
+    rows = [(int(r["a"]), int(r["b"])) for r in data.create_dict_iterator(output_numpy=True)]
+    assert rows == [(0, 0), (1, 2), (2, 4)]
+    assert len(calls) == 3 + 1  # one call per row, and the engine's one probe call for the output types

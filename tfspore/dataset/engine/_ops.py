@@ -525,7 +525,12 @@ class ProjectDataset(Dataset):
         data, pending = self.children[0]._build_rows()
         if pending is None:
             return data, lambda *row: tuple(row[i] for i in idx)
-        return data, lambda *base: tuple(pending(*base)[i] for i in idx)
+
+        def project(*base):
+            row = pending(*base)  # the upstream chain once: a generator over it would trace it per column
+            return tuple(row[i] for i in idx)
+
+        return data, project
 
 
 class RenameDataset(Dataset):
