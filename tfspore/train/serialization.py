@@ -661,39 +661,43 @@ def _parse(path: str, content: bytes, specify_prefix: tuple | None, filter_prefi
     values = ckpt.value
     if content and not len(values):
         raise _corrupted(path)
-    out: dict = {}
-    group: list = []
-    for i, value in enumerate(values):
-        if not isinstance(value.tag, str):  # a name that is not valid UTF-8
-            raise ValueError(f"For 'load_checkpoint', the checkpoint file {path} has an entry name that is not "
-                             f"valid UTF-8: {value.tag!r}.")
-        if not _wanted(value.tag, specify_prefix, filter_prefix, choice_func):
-            continue
-        group.append(value)
-        if i + 1 < len(values) and values[i + 1].tag == value.tag:
-            continue
-        name = value.tag
-        try:
-            if value.HasField("maptensor"):
-                out[name] = _decode_map(group)
-            elif not value.HasField("tensor") or not value.tensor.HasField("tensor_type"):
-                raise ValueError(f"the entry '{name}' has no tensor")
-            else:
-                type_str = value.tensor.tensor_type
-                content_ = b"".join(v.tensor.tensor_content for v in group)
-                if type_str == "str":
-                    out[name] = _decode_str(name, content_)
-                elif type_str in _TENSOR_TYPES:
-                    out[name] = _decode_tensor(name, list(value.tensor.dims), type_str, content_)
-                elif type_str == "Int4":
-                    raise ValueError(f"the entry '{name}' has tensor_type 'Int4' (qint4x2), which tfspore does not "
-                                     "support")
+    try:
+        out: dict = {}
+        group: list = []
+        for i, value in enumerate(values):
+            if not isinstance(value.tag, str):  # a name that is not valid UTF-8
+                raise ValueError(f"For 'load_checkpoint', the checkpoint file {path} has an entry name that is not "
+                                 f"valid UTF-8: {value.tag!r}.")
+            if not _wanted(value.tag, specify_prefix, filter_prefix, choice_func):
+                continue
+            group.append(value)
+            if i + 1 < len(values) and values[i + 1].tag == value.tag:
+                continue
+            name = value.tag
+            try:
+                if value.HasField("maptensor"):
+                    out[name] = _decode_map(group)
+                elif not value.HasField("tensor") or not value.tensor.HasField("tensor_type"):
+                    raise ValueError(f"the entry '{name}' has no tensor")
                 else:
-                    raise ValueError(f"the entry '{name}' has an unknown tensor_type {type_str!r}")
-        except (ValueError, TypeError, IndexError, KeyError, OverflowError, SystemError, UnicodeError,
-                MemoryError) as e:
-            raise ValueError(f"{e}\nFor 'load_checkpoint', failed to load the checkpoint file {path}.") from e
-        group = []
+                    type_str = value.tensor.tensor_type
+                    content_ = b"".join(v.tensor.tensor_content for v in group)
+                    if type_str == "str":
+                        out[name] = _decode_str(name, content_)
+                    elif type_str in _TENSOR_TYPES:
+                        out[name] = _decode_tensor(name, list(value.tensor.dims), type_str, content_)
+                    elif type_str == "Int4":
+                        raise ValueError(f"the entry '{name}' has tensor_type 'Int4' (qint4x2), which tfspore does not "
+                                         "support")
+                    else:
+                        raise ValueError(f"the entry '{name}' has an unknown tensor_type {type_str!r}")
+            except (ValueError, TypeError, IndexError, KeyError, OverflowError, SystemError, UnicodeError,
+                    MemoryError) as e:
+                raise ValueError(f"{e}\nFor 'load_checkpoint', failed to load the checkpoint file {path}.") from e
+            group = []
+    except UnicodeDecodeError as e:  # protobuf's upb runtime decodes string fields when they are read
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file {path} has a string field that is not "
+                         f"valid UTF-8: {e}.") from e
     return out
 
 
