@@ -1,4 +1,4 @@
-"""float16 convolutions and matrix products compute in float32 off GPU (``tfspore.ops.function._kernel_dtype``).
+"""float16 convolutions and matrix products compute in float32 off GPU (``tfspore.ops.function.kernel_dtype``).
 
 TensorFlow's float16 CPU kernels for the convolution filter gradient (``Conv2DBackpropFilter``), 3-D,
 depthwise and transposed convolutions, and a ``MatMul`` fused with its bias addition are 15x to
@@ -12,8 +12,8 @@ import tensorflow as tf
 
 import tfspore as ms
 from tfspore import amp, nn, ops
-from tfspore.ops.function import _kernel_dtype
-from tfspore.ops.function._kernel_dtype import fast_matmul, kernel_dtype
+from tfspore.ops.function import kernel_dtype as _kernel_dtype
+from tfspore.ops.function.kernel_dtype import fast_matmul, kernel_dtype
 from tfspore.ops.function._layout import gpu_visible
 
 pytestmark = pytest.mark.skipif(gpu_visible(), reason="on GPUs float16 kernels are fast and stay float16")

@@ -1,7 +1,7 @@
 """float16 convolutions and matrix products on CPU give MindSpore 2.10's numbers.
 
 MindSpore's CPU build computes a float16 convolution or matrix product in float32 and rounds the
-result to float16; tfspore does the same off GPU (``tfspore/ops/function/_kernel_dtype.py``).
+result to float16; tfspore does the same off GPU (``tfspore/ops/function/kernel_dtype.py``).
 Both sides run float32 kernels whose accumulation order may differ, so a value may land one float16
 ulp apart; measured, they agree exactly on these shapes.
 """

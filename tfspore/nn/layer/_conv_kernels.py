@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore.nn.layer._utils import cast_to
-from tfspore.ops.function._kernel_dtype import kernel_dtype
+from tfspore.ops.function.kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import TO_NCHW, gpu_visible, nchw_supported, to_nhwc, transposed_from
 
 __all__ = []

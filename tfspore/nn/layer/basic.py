@@ -24,7 +24,7 @@ from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import get_activation
 from tfspore.ops.function import _pool
-from tfspore.ops.function._kernel_dtype import fast_matmul
+from tfspore.ops.function.kernel_dtype import fast_matmul
 
 __all__ = ["Dense", "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Identity", "Pad",
            "Upsample"]

@@ -26,7 +26,7 @@ from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
-from tfspore.ops.function._kernel_dtype import fast_matmul
+from tfspore.ops.function.kernel_dtype import fast_matmul
 
 __all__ = ["LSTMCell", "GRUCell", "RNNCell"]
 

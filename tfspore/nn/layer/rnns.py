@@ -32,7 +32,7 @@ from tfspore.nn.cell import Cell
 from tfspore.nn.layer import _checkparam as validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
 from tfspore.nn.layer.basic import Dropout
-from tfspore.ops.function._kernel_dtype import fast_matmul
+from tfspore.ops.function.kernel_dtype import fast_matmul
 from tfspore.nn.layer.rnn_cells import (as_value, check_float_dtype, check_is_tensor, check_is_tuple, gru_gates,
                                         lstm_gates, tf_dtype_of)
 

@@ -33,7 +33,7 @@ from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import GELU, ReLU
 from tfspore.nn.layer.basic import Dense, Dropout
 from tfspore.nn.layer.container import CellList
-from tfspore.ops.function._kernel_dtype import fast_matmul
+from tfspore.ops.function.kernel_dtype import fast_matmul
 
 __all__ = ["MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
            "TransformerDecoder", "Transformer"]

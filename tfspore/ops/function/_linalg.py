@@ -16,7 +16,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
-from tfspore.ops.function._kernel_dtype import fast_matmul
+from tfspore.ops.function.kernel_dtype import fast_matmul
 from tfspore.ops.function._utils import binary, norm_axis, tf_dtype, to_float, to_tf
 
 __all__ = [

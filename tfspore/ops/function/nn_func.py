@@ -20,7 +20,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
-from tfspore.ops.function._kernel_dtype import kernel_dtype
+from tfspore.ops.function.kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import elementwise_through_nchw, gpu_visible, nchw_supported
 from tfspore.ops.function._utils import norm_axis, pads4, positive_pair, tf_dtype, to_float, to_tf
 

@@ -16,7 +16,7 @@ import tensorflow as tf
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import _checks as V
 from tfspore.ops.function import nn_func as N
-from tfspore.ops.function._kernel_dtype import kernel_dtype
+from tfspore.ops.function.kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import nchw_supported
 from tfspore.ops.function import _loss as LS, _pool as PL
 from tfspore.ops.function._utils import pads4, positive_pair, to_float, to_tf
