@@ -51,15 +51,20 @@ import time
 from typing import Callable, Optional, Sequence
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # the data writers import TensorFlow
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-from tools.zoo_check import override_yaml, write_cifar10_bin, write_image_folder, write_mnist  # noqa: E402
+import numpy as np  # noqa: E402
+
+from tools.zoo_check import (Raw, override_yaml, write_cifar10_bin, write_image_folder,  # noqa: E402
+                             write_mindrecord, write_mnist, write_text_lines, write_tfrecord)
+from tools._zoo_data import words  # noqa: E402
 
 __all__ = ["ZooSpec", "SPECS", "parse_step_times", "steady_ms", "keras_steady_ms", "partial_step_ms", "ratio",
            "format_table", "run_zoo", "run_keras", "main"]
 
-_STEP_TIME = re.compile(r"per step time:\s*([0-9]+(?:\.[0-9]*)?)")
+_STEP_TIME = re.compile(r"per[ _]step[ _]time:\s*([0-9]+(?:\.[0-9]*)?)")
 _KERAS_EPOCH = re.compile(r"^ZOO_KERAS_EPOCH (\d+) ([0-9.]+)")
 _KERAS_BATCH = re.compile(r"^ZOO_KERAS_BATCH (\d+) ([0-9.]+)")
 _KERAS_START = re.compile(r"^ZOO_KERAS_FIT_START ([0-9.]+)")
@@ -69,27 +74,34 @@ _KERAS_START = re.compile(r"^ZOO_KERAS_FIT_START ([0-9.]+)")
 # Parsing and arithmetic (no processes).
 # --------------------------------------------------------------------------------------------
 
-def parse_step_times(lines: Sequence[str]) -> list:
+def parse_step_times(lines: Sequence[str], pattern: Optional[str] = None, per_second: int = 0) -> list:
     """The ``per step time`` figures (ms) of training windows printed by a zoo script, in order.
 
     Matches ``TimeMonitor`` (``Train epoch time: 198.863 ms, per step time: 66.288 ms``), the
-    MobileNetV2 ``Monitor`` (``epoch time: 1.2, per step time: 0.3, avg loss: ...``) and ResNet's
-    ``LossCallBack`` lines (``..., loss: 2.3, per step time: 310.5 ms``); evaluation lines
+    MobileNetV2 ``Monitor`` (``epoch time: 1.2, per step time: 0.3, avg loss: ...``), ResNet's
+    ``LossCallBack`` lines (``..., loss: 2.3, per step time: 310.5 ms``) and DenseNet's
+    ``ProgressMonitor`` (``..., per_step_time:12.34 ms, ...``); evaluation lines
     (``Eval epoch time ...``) are left out.
 
     Args:
         lines: The script's output lines.
+        pattern: A regular expression to use instead, whose first group is the figure.
+        per_second: With ``pattern``, the figure is a throughput in samples per second and
+            this is the batch size: the step time is ``1000 * per_second / figure``.
 
     Returns:
-        The figures as floats.
+        The figures as floats (ms).
     """
+    regex = re.compile(pattern) if pattern else _STEP_TIME
     out = []
     for line in lines:
-        if "eval" in line.lower().split("per step time")[0]:
+        m = regex.search(line)
+        if not m or "eval" in line[:m.start()].lower():
             continue
-        m = _STEP_TIME.search(line)
-        if m:
-            out.append(float(m.group(1)))
+        value = float(m.group(1))
+        if pattern and per_second:
+            value = 1000.0 * per_second / value if value > 0 else math.inf
+        out.append(value)
     return out
 
 
@@ -208,6 +220,13 @@ class ZooSpec:
         env: Extra environment of the script's process (``{shards}`` is replaced).
         weight_decay: The optimizer's weight decay (Keras: SGD's ``weight_decay``).
         lr: Learning rate of the Keras twin.
+        keras_model: The Keras twin's name when it is not ``name``.
+        keras_args: More flags of the Keras twin (optimizer family, clipping, builder arguments).
+        pattern: Regular expression of the script's timing lines when they are not ``per step
+            time`` figures (see :func:`parse_step_times`).
+        per_second: ``pattern`` gives samples per second (the step time is batch / figure).
+        note: What the row's config is, for the table.
+        max_steps: Steady steps of this script at most (heavy networks), whatever ``--steps`` says.
     """
 
     name: str
@@ -226,6 +245,11 @@ class ZooSpec:
     weight_decay: Optional[float] = None
     lr: float = 0.01
     keras_model: Optional[str] = None
+    keras_args: list = dataclasses.field(default_factory=list)
+    pattern: Optional[str] = None
+    per_second: bool = False
+    note: str = ""
+    max_steps: Optional[int] = None
 
 
 def _mnist(root: str, batch: int, window: int) -> None:
@@ -246,7 +270,61 @@ def _jpegs(root: str, batch: int, window: int) -> None:
     write_image_folder(root, ("train", "validation_preprocess"), num_classes=2, per_class=(n + 1) // 2, size=40)
 
 
+def _jpegs_train(root: str, batch: int, window: int) -> None:
+    # One epoch of `window` steps: `batch * window` JPEGs in root/train (two classes).
+    write_image_folder(root, ("train",), num_classes=2, per_class=(batch * window + 1) // 2, size=40)
+
+
+def _bert_records(root: str, batch: int, window: int) -> None:
+    seq, preds, vocab = _BERT_TINY["seq_length"], 4, _BERT_TINY["vocab_size"]
+    write_tfrecord(os.path.join(root, "pretrain", "part-0.tfrecord"), {
+        "input_ids": ("int", seq, vocab), "input_mask": ("ones", seq, 2), "segment_ids": ("int", seq, 2),
+        "next_sentence_labels": ("int", 1, 2), "masked_lm_positions": ("int", preds, seq),
+        "masked_lm_ids": ("int", preds, vocab), "masked_lm_weights": ("float_ones", preds, 1)}, n=batch * window)
+
+
+def _transformer_records(root: str, batch: int, window: int) -> None:
+    seq, vocab = 16, 100
+    rng = np.random.default_rng(0)
+    names = ["source_sos_ids", "source_sos_mask", "source_eos_ids", "source_eos_mask",
+             "target_sos_ids", "target_sos_mask", "target_eos_ids", "target_eos_mask"]
+    rows = [{name: (np.ones(seq, dtype=np.int64) if name.endswith("mask")
+                    else rng.integers(1, vocab, size=seq).astype(np.int64)) for name in names}
+            for _ in range(batch * window)]
+    write_mindrecord(os.path.join(root, f"ende-mindrecord_{seq}_00"),
+                     {name: {"type": "int64", "shape": [-1]} for name in names}, rows)
+
+
+def _movie_review(root: str, batch: int, window: int) -> None:
+    # train.py keeps 90% of the lines for training; each file gets half of them.
+    rng = np.random.default_rng(0)
+    per_file = math.ceil(batch * window / 0.9 / 2) + 1
+    write_text_lines(os.path.join(root, "rt-polarity.pos"), words(rng, per_file))
+    write_text_lines(os.path.join(root, "rt-polarity.neg"), words(rng, per_file))
+
+
+def _speech_feats(root: str, batch: int, window: int) -> None:
+    rng = np.random.default_rng(0)
+    for split, n in (("training", batch * window), ("validation", batch), ("testing", batch)):
+        np.save(os.path.join(root, f"{split}_data.npy"), rng.standard_normal((n, 49 * 20)).astype(np.float32))
+        np.save(os.path.join(root, f"{split}_label.npy"), rng.integers(0, 12, size=(n,)).astype(np.int64))
+
+
+def _ctr_records(root: str, batch: int, window: int) -> None:
+    # Criteo as DeepFM stores it: every record holds 1000 samples of 39 fields (batch 1000: a
+    # record a step).
+    spec = {"feat_ids": ("int", 39 * 1000, 1000), "feat_vals": ("float", 39 * 1000, 1.0),
+            "label": ("int_as_float", 1000, 2)}
+    write_tfrecord(os.path.join(root, "train_part_0.tfrecord"), spec, n=window * batch // 1000)
+    write_tfrecord(os.path.join(root, "test_part_0.tfrecord"), spec, n=1, seed=1)
+
+
 _CPU = {"device_target": "CPU", "enable_modelarts": False, "enable_profiling": False}
+
+_BERT_TINY = {"seq_length": 16, "vocab_size": 100, "hidden_size": 32, "num_hidden_layers": 2,
+              "num_attention_heads": 2, "intermediate_size": 64, "max_position_embeddings": 32}
+_TRANSFORMER_TINY = {"seq_length": 16, "vocab_size": 100, "hidden_size": 32, "num_hidden_layers": 1,
+                     "num_attention_heads": 2, "intermediate_size": 64}
 
 _RESNET = dict(_CPU, epoch_size=1, batch_size="{batch}", warmup_epochs=0, save_checkpoint=False,
                train_image_size=32, eval_image_size=32, run_eval=False, data_path="{data}/train",
@@ -271,15 +349,94 @@ SPECS: list = [
     # not by tfspore): RANK_SIZE makes the epoch `window` steps long, and RANK_ID=1 with the
     # config's `is_save_on_master: 1` keeps the script from writing a 500 MB checkpoint.
     ZooSpec("vgg16", "official/cv/VGG/vgg16/train.py", "official/cv/VGG/vgg16/cifar10_config.yaml",
-            dict(_CPU, dataset="cifar10", data_dir="{data}", image_size=[224, 224], per_batch_size="{batch}",
+            dict(_CPU, dataset="cifar10", data_dir="{data}", image_size=["{image}", "{image}"],
+                 per_batch_size="{batch}",
                  batch_size="{batch}", max_epoch="{epochs}", warmup_epochs=0, ckpt_path="{work}/outputs/",
                  log_path="{work}/outputs/", is_save_on_master=1, is_distributed=False),
-            _cifar_vgg, batch=4, image=224, policy="mixed_float16", window=4,
-            env={"RANK_SIZE": "{shards}", "RANK_ID": "1"}, weight_decay=5e-4),
+            _cifar_vgg, batch=4, image=112, policy="mixed_float16", window=4, max_steps=8,
+            env={"RANK_SIZE": "{shards}", "RANK_ID": "1"}, weight_decay=5e-4, note="O2, 112x112"),
+    # ImageNet-style scripts on an ImageFolder tree of small JPEGs (RandomCropDecodeResize to the
+    # script's size). MobileNetV1 and SqueezeNet crop to their fixed 224 / 227 whatever the config says.
+    ZooSpec("mobilenetv1", "official/cv/MobileNet/mobilenetv1/train.py",
+            "official/cv/MobileNet/mobilenetv1/default_config_imagenet.yaml",
+            dict(_CPU, dataset_path="{data}", batch_size="{batch}", epoch_size="{epochs}", class_num=10,
+                 save_checkpoint=False, save_checkpoint_path="{work}/ckpt/"),
+            _jpegs_train, batch=4, image=224, window=5, max_steps=10, weight_decay=1e-4),
+    # GoogLeNet's train.py always passes amp_level="O2" with a FixedLossScaleManager(1024).
+    ZooSpec("googlenet", "research/cv/googlenet/train.py", "research/cv/googlenet/imagenet_config.yaml",
+            dict(_CPU, train_data_path="{data}/train/", val_data_path="{data}/train/", data_path="{data}",
+                 batch_size="{batch}", epoch_size="{epochs}", num_classes=10, image_height="{image}",
+                 image_width="{image}", ckpt_save_dir="{work}/ckpt/"),
+            _jpegs_train, batch=8, image=64, policy="mixed_float16", window=5, weight_decay=1e-4,
+            lr=0.1, note="O2, loss scale 1024"),
+    ZooSpec("squeezenet", "research/cv/squeezenet/train.py", "research/cv/squeezenet/squeezenet_cpu_config.yaml",
+            dict(_CPU, data_path="{data}/train", batch_size="{batch}", epoch_size="{epochs}", class_num=10,
+                 save_checkpoint=False, checkpoint_path="{work}/checkpoint/", output_path="{work}"),
+            _jpegs_train, batch=4, image=227, window=5, max_steps=10, weight_decay=7e-5,
+            keras_args=["--sgd_nesterov"], note="SqueezeNet_Residual"),
+    ZooSpec("densenet121", "research/cv/densenet/train.py", "research/cv/densenet/densenet121_config.yaml",
+            dict(_CPU, train_data_dir="{data}/train", image_size="{image}, {image}", num_classes=10,
+                 per_batch_size="{batch}", batch_size="{batch}", max_epoch="{epochs}", ckpt_interval=10 ** 6,
+                 log_interval=10 ** 6, save_ckpt_path="{work}/", log_path="{work}/"),
+            _jpegs_train, batch=8, image=64, window=5, max_steps=10, weight_decay=1e-4, lr=0.1),
+    # Inception-v3 trains without dataset sink and its ModelCheckpoint saves every epoch inside the
+    # timed epoch; the Keras twin saves its weights at the end of every epoch too.
+    ZooSpec("inceptionv3", "official/cv/Inception/inceptionv3/train.py",
+            "official/cv/Inception/inceptionv3/default_config_cpu.yaml",
+            dict(_CPU, ds_type="imagenet", data_path="{data}", dataset_path="{data}/train", output_path="{work}",
+                 ckpt_path="{work}", batch_size="{batch}", epoch_size="{epochs}", num_classes=10, warmup_epochs=0,
+                 work_nums=2, keep_checkpoint_max=1),
+            _jpegs_train, batch=2, image=299, window=3, max_steps=6, weight_decay=4e-5, lr=0.1,
+            keras_args=["--optimizer", "rmsprop", "--epsilon", "1.0", "--save_each_epoch"],
+            note="RMSProp, aux head, ckpt every epoch"),
+    ZooSpec("bert", "official/nlp/Bert/run_pretrain.py", "official/nlp/Bert/pretrain_config.yaml",
+            dict(_CPU, data_dir="{data}/pretrain", dataset_format="tfrecord", epoch_size="{epochs}",
+                 batch_size="{batch}", enable_data_sink="true", data_sink_steps="{window}", enable_lossscale="false",
+                 do_shuffle="false", enable_save_ckpt="false", output_path="{work}", save_checkpoint_path="ckpt",
+                 bert_network="base", base_batch_size="{batch}",
+                 **{f"base_net_cfg.{k}": v for k, v in _BERT_TINY.items()},
+                 **{"base_net_cfg.compute_type": Raw("mstype.float32"), "Lamb.warmup_steps": 1}),
+            _bert_records, batch=16, image=0, window=10, lr=3e-4,
+            keras_args=["--optimizer", "lamb", "--epsilon", "1e-8", "--clipnorm", "1.0", "--weight_decay", "0.01",
+                        "--extra", json.dumps(_BERT_TINY)],
+            note="pretrain, tiny config, Lamb, fp32"),
+    ZooSpec("transformer", "official/nlp/Transformer/train.py", "official/nlp/Transformer/default_config.yaml",
+            dict(_CPU, data_path="{data}/ende-mindrecord", epoch_size="{epochs}", batch_size="{batch}",
+                 max_position_embeddings=32, compute_type=Raw("mstype.float32"),
+                 enable_save_ckpt="false", save_checkpoint_path="{work}", bucket_boundaries=[16],
+                 **_TRANSFORMER_TINY),
+            _transformer_records, batch=16, image=0, window=10, lr=1e-3,
+            keras_args=["--optimizer", "adam", "--clipnorm", "5.0", "--loss_scale", "1024",
+                        "--extra", json.dumps(_TRANSFORMER_TINY)],
+            note="tiny config, Adam, fp32, dynamic loss scale"),
+    ZooSpec("textcnn", "research/nlp/textcnn/train.py", "research/nlp/textcnn/mr_config_cpu.yaml",
+            dict(_CPU, data_path="{data}", batch_size="{batch}", epoch_size="{epochs}", output_path="{work}",
+                 checkpoint_path="{work}/checkpoint/"),
+            _movie_review, batch=64, image=0, window=10, lr=1e-3,
+            keras_args=["--optimizer", "adam", "--weight_decay", "3e-5"], note="MR, Adam"),
+    # DS-CNN prints throughput (``mean_wps:X wavs/sec``) once an epoch; its TimeMonitor divides the
+    # epoch by the batch size, not by the steps, so its ``per step time`` is not one.
+    ZooSpec("dscnn", "research/audio/dscnn/train.py", "research/audio/dscnn/default_config.yaml",
+            dict(_CPU, train_feat_dir="{data}", per_batch_size="{batch}", max_epoch="{epochs}", lr_epochs="1000,2000",
+                 save_ckpt_path="{work}/checkpoint", ckpt_interval=10 ** 6, log_interval=10 ** 6),
+            _speech_feats, batch=32, image=0, channels=1, classes=12, window=10, weight_decay=1e-3,
+            lr=0.1, pattern=r"mean_wps:([0-9.]+) wavs/sec", per_second=True, keras_args=["--momentum", "0.98"],
+            note="49x20 MFCC"),
+    ZooSpec("deepfm", "official/recommend/DeepFM/train.py", "official/recommend/DeepFM/default_config.yaml",
+            dict(_CPU, dataset_path="{data}", data_format=2, train_epochs="{epochs}", batch_size="{batch}",
+                 data_vocab_size=1000, data_emb_dim=16, deep_layer_args=Raw('[[256, 128, 64, 32], "relu"]'),
+                 save_checkpoint=False, do_eval=False, eval_callback=False, ckpt_path="{work}/ckpt",
+                 eval_file_name="{work}/auc.log", loss_file_name="{work}/loss.log"),
+            _ctr_records, batch=1000, image=0, window=10, lr=5e-4,
+            keras_args=["--optimizer", "adam", "--epsilon", "5e-8"], note="vocab 1000, emb 16, Adam"),
 ]
 
 
 def _subst(value: object, subst: dict) -> object:
+    if isinstance(value, Raw):
+        return value
+    if isinstance(value, list):
+        return [_subst(v, subst) for v in value]
     if isinstance(value, str):
         for key, rep in subst.items():
             value = value.replace("{" + key + "}", str(rep))
@@ -356,7 +513,8 @@ def run_zoo(spec: ZooSpec, zoo: str, workdir: str, windows: int, timeout: float,
     os.makedirs(data_dir, exist_ok=True)
     spec.data(data_dir, spec.batch, spec.window)
     epochs = 1 if spec.window_kind == "print" else windows + 1
-    subst = {"data": data_dir, "work": workdir, "batch": spec.batch, "epochs": epochs,
+    subst = {"data": data_dir, "work": workdir, "batch": spec.batch, "epochs": epochs, "window": spec.window,
+             "image": spec.image,
              "shards": max(1, 10000 // (spec.batch * spec.window))}
     with open(os.path.join(zoo, spec.config), encoding="utf-8") as f:
         text = f.read()
@@ -368,10 +526,11 @@ def run_zoo(spec: ZooSpec, zoo: str, workdir: str, windows: int, timeout: float,
     command = [python, "-m", "tfspore", "run", os.path.join(zoo, spec.script), "--config_path", config]
     need = windows + 1
     log_path = os.path.join(workdir, "run.log")
+    per_second = spec.batch if spec.per_second else 0
+    parse = lambda ls: parse_step_times(ls, spec.pattern, per_second)  # noqa: E731
     lines, code, timed_out, seconds = _stream(command, workdir, env, log_path, timeout,
-                                              lambda ls: len(parse_step_times(ls[-3:])) > 0
-                                              and len(parse_step_times(ls)) >= need)
-    samples = parse_step_times(lines)
+                                              lambda ls: len(parse(ls[-3:])) > 0 and len(parse(ls)) >= need)
+    samples = parse(lines)
     status = "ok" if len(samples) >= 2 else ("timeout" if timed_out else f"failed (exit {code})")
     if status != "ok":
         tail = [ln for ln in lines if ln.strip()][-3:]
@@ -395,6 +554,9 @@ def run_keras(spec: ZooSpec, windows: int, timeout: float, python: str, workdir:
                "--policy", policy, "--lr", str(spec.lr)]
     if spec.weight_decay:
         command += ["--weight_decay", str(spec.weight_decay)]
+    command += list(spec.keras_args)
+    if "--save_each_epoch" in command:
+        command += ["--save_dir", workdir]
     log_path = os.path.join(workdir, f"keras_{policy}.log")
     lines, code, timed_out, seconds = _stream(command, _ROOT, _env(), log_path, timeout,
                                               lambda ls: ls[-1].startswith("ZOO_KERAS {"))
@@ -428,8 +590,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--repeats", type=int, default=1, help="interleaved repeats (the table shows medians)")
     parser.add_argument("--batch", type=int, default=None, help="batch size for every script (default: each spec's)")
     parser.add_argument("--timeout", type=float, default=600.0, help="time limit of each run in seconds")
-    parser.add_argument("--keras_fp16_timeout", type=float, default=None,
-                        help="time limit of a mixed_float16 Keras run (default: --timeout)")
+    parser.add_argument("--keras_fp16_timeout", type=float, default=60.0,
+                        help="time limit of a mixed_float16 Keras run (TensorFlow's float16 convolutions "
+                             "on a CPU take minutes a step)")
+    parser.add_argument("--keras_fp16_repeats", type=int, default=1,
+                        help="run the mixed_float16 Keras twin in the first N repeats only")
     parser.add_argument("--no_keras_fp32", action="store_true",
                         help="skip the float32 Keras reference of the scripts that use a mixed policy")
     parser.add_argument("--python", default=sys.executable)
@@ -453,7 +618,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         for rep in range(args.repeats):
             for spec in specs:
-                windows = max(1, math.ceil(args.steps / spec.window))
+                steps = min(args.steps, spec.max_steps) if spec.max_steps else args.steps
+                windows = max(1, math.ceil(steps / spec.window))
                 work = os.path.join(base, f"{spec.name}_{rep}")
                 shutil.rmtree(work, ignore_errors=True)
                 os.makedirs(work)
@@ -461,11 +627,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 print(f"[{rep}] {spec.name:<12} tfspore: {z['status']}, windows {[round(s, 1) for s in z['samples']]} "
                       f"-> {_fmt(z['ms'])} ms/step ({z['seconds']:.0f} s)", flush=True)
                 results[spec.name]["zoo"].append(z)
-                kt = args.keras_fp16_timeout if (spec.policy != "float32" and args.keras_fp16_timeout) else args.timeout
-                k = run_keras(spec, windows, kt, args.python, work)
-                print(f"[{rep}] {spec.name:<12} keras {spec.policy}: {k['status']} -> "
-                      f"{_fmt(k['ms'], lower_bound=k['lower_bound'])} ms/step ({k['seconds']:.0f} s)", flush=True)
-                results[spec.name]["keras"].append(k)
+                mixed = spec.policy != "float32"
+                if not mixed or rep < args.keras_fp16_repeats:
+                    kt = args.keras_fp16_timeout if mixed else args.timeout
+                    k = run_keras(spec, windows, kt, args.python, work)
+                    print(f"[{rep}] {spec.name:<12} keras {spec.policy}: {k['status']} -> "
+                          f"{_fmt(k['ms'], lower_bound=k['lower_bound'])} ms/step ({k['seconds']:.0f} s)", flush=True)
+                    results[spec.name]["keras"].append(k)
                 if spec.policy != "float32" and not args.no_keras_fp32:
                     k32 = run_keras(spec, windows, args.timeout, args.python, work, policy="float32")
                     print(f"[{rep}] {spec.name:<12} keras float32: {k32['status']} -> {_fmt(k32['ms'])} ms/step "
@@ -477,7 +645,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     rows = []
     for spec in specs:
         r = results[spec.name]
-        rows.append({"name": spec.name, "batch": spec.batch, "image": spec.image, "policy": spec.policy,
+        rows.append({"name": spec.name + (f" ({spec.note})" if spec.note else ""), "batch": spec.batch, "image": spec.image, "policy": spec.policy,
                      "tfspore_ms": _median([z["ms"] for z in r["zoo"]]),
                      "keras_ms": _median([k["ms"] for k in r["keras"]]),
                      "keras_lower_bound": any(k["lower_bound"] for k in r["keras"]),
@@ -496,7 +664,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                        "runs": {n: {side: [{k: v for k, v in run.items() if k != "log"} for run in runs]
                                     for side, runs in r.items()} for n, r in results.items()}}, f, indent=1)
             f.write("\n")
-    return 0 if all(row["tfspore_ms"] is not None and row["keras_ms"] is not None for row in rows) else 1
+    return 0 if all(row["tfspore_ms"] is not None and (row["keras_ms"] is not None or row["keras_fp32_ms"] is not None)
+                    for row in rows) else 1
 
 
 if __name__ == "__main__":

@@ -50,8 +50,8 @@ if _HERE not in sys.path:
 import zoo_check  # noqa: E402  (the data writers and config copies of the zoo runs)
 from zoo_check import ENTRIES, override_yaml, write_cifar10_bin, write_mnist, write_tfrecord  # noqa: E402
 
-__all__ = ["ParityEntry", "PARITY_ENTRIES", "ParityResult", "Comparison", "parse_losses", "compare_losses", "judge",
-           "format_table", "format_markdown", "run_parity", "main"]
+__all__ = ["ParityEntry", "PARITY_ENTRIES", "KNOWN_HOOKS", "ParityResult", "Comparison", "parse_losses",
+           "compare_losses", "judge", "format_table", "format_markdown", "write_configs", "run_parity", "main"]
 
 _LAUNCHER = os.path.join(_HERE, "_zoo_parity_launch.py")
 
@@ -181,6 +181,11 @@ def judge(comparison: Comparison, spread: Optional[Comparison], factor: float = 
 # Entries.
 # --------------------------------------------------------------------------------------------
 
+# The launcher settings an entry's ``hooks`` may name (see tools/_zoo_parity_launch.py).
+KNOWN_HOOKS = frozenset({"no_shuffle", "no_sink", "loss_monitor", "force_kwarg", "no_dropout", "no_random_augment",
+                         "amp_level", "missing_init_empty", "force_attr", "finite_overflow_check"})
+
+
 @dataclasses.dataclass
 class ParityEntry:
     """One zoo training script compared.
@@ -192,12 +197,17 @@ class ParityEntry:
         overrides: Config values set on top of the zoo_check entry's (``{data}``, ``{work}`` and
             ``{init}``, the initial checkpoint, are replaced in string values).
         data: Data writer replacing the zoo_check entry's, or ``None``.
-        hooks: Launcher settings (see ``tools/_zoo_parity_launch.py``): ``no_shuffle``,
-            ``no_sink``, ``loss_monitor``, ``force_kwarg``.
+        hooks: Launcher settings (see ``tools/_zoo_parity_launch.py``), names of :data:`KNOWN_HOOKS`.
         ckpt_option: ``True`` when ``overrides`` hands ``{init}`` to the script's own checkpoint
             option; else the launcher loads it at ``Model(network, ...)``.
         turned_off: What was turned off for the comparison and how (for the report).
         rtol: Relative tolerance of this entry's losses, where it needs its own.
+        init_overrides: Config values of the run that writes ``init.ckpt`` instead of those of
+            ``overrides`` (a flag that turns the script's checkpoint option on, such as
+            GoogLeNet's ``pre_trained: True``); that run also leaves out overrides whose value is
+            ``"{init}"``.
+        timeout: Time limit of each run of this entry in seconds, where it needs more than
+            ``--timeout``.
     """
 
     name: str
@@ -209,6 +219,8 @@ class ParityEntry:
     ckpt_option: bool = False
     turned_off: str = ""
     rtol: Optional[float] = None
+    init_overrides: dict = dataclasses.field(default_factory=dict)
+    timeout: Optional[float] = None
 
 
 def _mnist(root: str) -> None:
@@ -285,6 +297,23 @@ PARITY_ENTRIES: list[ParityEntry] = [
 ]
 
 
+# The other image-classification entries live in tools/_zoo_parity_cv.py, the NLP entries in
+# tools/_zoo_parity_nlp.py (``NLP_PARITY_ENTRIES``), both built from this module's ParityEntry;
+# run as a script, this module is also ``zoo_parity`` for their imports.
+if __name__ == "__main__":
+    sys.modules.setdefault("zoo_parity", sys.modules[__name__])
+from _zoo_parity_cv import CV_PARITY_ENTRIES  # noqa: E402
+
+PARITY_ENTRIES.extend(CV_PARITY_ENTRIES)
+try:
+    from _zoo_parity_nlp import NLP_PARITY_ENTRIES  # noqa: E402
+except ModuleNotFoundError as _exc:  # only while that module does not exist
+    if _exc.name != "_zoo_parity_nlp":
+        raise
+else:
+    PARITY_ENTRIES.extend(NLP_PARITY_ENTRIES)
+
+
 # --------------------------------------------------------------------------------------------
 # Running.
 # --------------------------------------------------------------------------------------------
@@ -342,6 +371,37 @@ def _why(code: Optional[int], log: str, zoo: str, timeout: float) -> str:
     return f"{where}: {error}" if where else error
 
 
+def write_configs(entry: ParityEntry, check, zoo: str, workdir: str, subst: dict) -> tuple[list, list]:
+    """Writes the entry's config copies into ``workdir`` and returns the script's flags.
+
+    The runs that train get ``check.overrides`` and ``entry.overrides``; the run that writes
+    ``init.ckpt`` gets a copy (``init_<config>``) without the overrides whose value is ``"{init}"``
+    (a script that loads its checkpoint option without checking the file exists would fail there)
+    and with ``entry.init_overrides`` on top.
+
+    Args:
+        entry: The parity entry.
+        check: Its ``tools/zoo_check.py`` entry (script flags, config, overrides).
+        zoo: The zoo folder.
+        workdir: The entry's working folder.
+        subst: The ``{data}``, ``{work}`` and ``{init}`` replacements; ``config`` is added.
+
+    Returns:
+        ``(args, init_args)``: the flags of the training runs and of the run writing ``init.ckpt``.
+    """
+    init_subst = dict(subst)
+    if check.config is not None:
+        with open(os.path.join(zoo, check.config), encoding="utf-8") as f:
+            text = f.read()
+        overrides = {**check.overrides, **entry.overrides}
+        init_overrides = {**{k: v for k, v in overrides.items() if v != "{init}"}, **entry.init_overrides}
+        for prefix, values, where in (("", overrides, subst), ("init_", init_overrides, init_subst)):
+            where["config"] = os.path.join(workdir, prefix + os.path.basename(check.config))
+            with open(where["config"], "w", encoding="utf-8") as f:
+                f.write(override_yaml(text, {k: _fill(v, subst) for k, v in values.items()}))
+    return [str(_fill(a, subst)) for a in check.args], [str(_fill(a, init_subst)) for a in check.args]
+
+
 def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python: str, tf_python: str,
                timeout: float, rtol: float, atol: float, tf_env: Optional[dict] = None,
                spread: bool = True) -> ParityResult:
@@ -366,6 +426,7 @@ def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python
         The :class:`ParityResult`.
     """
     check = next(e for e in ENTRIES if e.name == entry.check)
+    timeout = max(timeout, entry.timeout or 0)
     result = ParityResult(entry.name, check.script, steps, turned_off=entry.turned_off)
     data_dir = os.path.join(workdir, "data")
     init = os.path.join(workdir, "init.ckpt")
@@ -374,14 +435,7 @@ def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python
     writer = entry.data or check.data
     if writer is not None:
         writer(data_dir)
-    if check.config is not None:
-        with open(os.path.join(zoo, check.config), encoding="utf-8") as f:
-            text = f.read()
-        overrides = {k: _fill(v, subst) for k, v in {**check.overrides, **entry.overrides}.items()}
-        subst["config"] = os.path.join(workdir, os.path.basename(check.config))
-        with open(subst["config"], "w", encoding="utf-8") as f:
-            f.write(override_yaml(text, overrides))
-    args = [str(_fill(a, subst)) for a in check.args]
+    args, init_args = write_configs(entry, check, zoo, workdir, subst)
     script = os.path.join(zoo, check.script)
     hooks = dict(entry.hooks, num_samples=steps * entry.batch)
     env = dict(os.environ)
@@ -391,7 +445,7 @@ def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python
     env.setdefault("GLOG_v", "3")
     load = {} if entry.ckpt_option else {"load_init": init}
     runs = [
-        ("ms_init", [ms_python, _LAUNCHER, script, *args], dict(hooks, save_init=init, stop_after_save=True)),
+        ("ms_init", [ms_python, _LAUNCHER, script, *init_args], dict(hooks, save_init=init, stop_after_save=True)),
         ("ms", [ms_python, _LAUNCHER, script, *args], dict(hooks, **load)),
         ("tf", [tf_python, "-m", "tfspore", "run", _LAUNCHER, script, *args], dict(hooks, **load)),
     ]

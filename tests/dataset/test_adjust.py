@@ -158,8 +158,7 @@ def test_in_pipeline_with_seed_is_reproducible():
 
 
 def test_errors():
-    with pytest.raises(ValueError, match=r"For 'AutoContrast', input cutoff is not within the required interval of "
-                                         r"\[0, 50\)"):
+    with pytest.raises(ValueError, match=r"For 'AutoContrast', the 'cutoff' must be in range \[0, 50\), but got 50"):
         vision.AutoContrast(cutoff=50)
     with pytest.raises(ValueError, match="For 'AutoContrast', input ignore"):
         vision.AutoContrast(ignore=[256])

@@ -58,7 +58,8 @@ def test_bilinear_scale_keeps_size_and_dtype():
 
 
 def test_errors():
-    with pytest.raises(ValueError, match=r"For 'RandomAffine', input translate at 0 is not within"):
+    with pytest.raises(ValueError, match=r"For 'RandomAffine', the translate at 0 must be in range \[-1.0, 1.0\], "
+                                          "but got -2"):
         vision.RandomAffine(0, translate=(-2, 0))
     with pytest.raises(TypeError, match="For 'RandomAffine', translate should be a list or tuple of length 2 or 4"):
         vision.RandomAffine(0, translate=(0.1,))

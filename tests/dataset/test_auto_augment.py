@@ -62,7 +62,8 @@ def test_errors():
         vision.RandomSelectSubpolicy([])
     with pytest.raises(TypeError, match=r"For 'RandomSelectSubpolicy', policy\[0\]\[0\] should be a tuple"):
         vision.RandomSelectSubpolicy([[vision.Invert()]])
-    with pytest.raises(ValueError, match=r"For 'RandomSelectSubpolicy', input prob of \(op, prob\) policy\[0\]\[0\]"):
+    with pytest.raises(ValueError, match=r"For 'RandomSelectSubpolicy', the prob of \(op, prob\) policy\[0\]\[0\] "
+                                          "must be in range"):
         vision.RandomSelectSubpolicy([[(vision.Invert(), 1.5)]])
     with pytest.raises(ValueError, match="For 'UniformAugment', input num_ops is not within"):
         vision.UniformAugment([vision.Invert()], num_ops=2)

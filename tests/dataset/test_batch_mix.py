@@ -42,7 +42,7 @@ def test_mixup_after_batch_in_a_pipeline():
 
 
 def test_mixup_errors():
-    with pytest.raises(ValueError, match="For 'MixUpBatch', input alpha"):
+    with pytest.raises(ValueError, match="For 'MixUpBatch', the 'alpha' must be in range \\(0.0, "):
         vision.MixUpBatch(0)
     with pytest.raises(RuntimeError, match="For 'MixUpBatch', please make sure images are HWC or CHW and batched"):
         vision.MixUpBatch()(IMAGES[0], LABELS[0])

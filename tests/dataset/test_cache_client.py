@@ -19,12 +19,13 @@ def test_arguments_and_stat():
 
 
 @pytest.mark.parametrize("kwargs, error, pattern", [
-    ({"session_id": 0}, ValueError, "For 'DatasetCache', input session_id is not within"),
-    ({"session_id": "1"}, TypeError, "For 'DatasetCache', the argument 'session_id'"),
-    ({"session_id": 1, "size": -1}, ValueError, "For 'DatasetCache', input size"),
-    ({"session_id": 1, "spilling": 1}, TypeError, "the argument 'spilling'"),
-    ({"session_id": 1, "port": 80}, ValueError, "input port is not within the required interval of \\[1025, 65535\\]"),
-    ({"session_id": 1, "num_connections": 0}, ValueError, "input num_connections"),
+    ({"session_id": 0}, ValueError,
+     "For 'DatasetCache', the 'session_id' must be an int in range \\[1, 4294967295\\], but got 0"),
+    ({"session_id": "1"}, TypeError, "For 'DatasetCache', the 'session_id' must be an int"),
+    ({"session_id": 1, "size": -1}, ValueError, "For 'DatasetCache', the 'size' must be in range"),
+    ({"session_id": 1, "spilling": 1}, TypeError, "the 'spilling' must be bool, but got 1 of type int"),
+    ({"session_id": 1, "port": 80}, ValueError, "the 'port' must be an int in range \\[1025, 65535\\], but got 80"),
+    ({"session_id": 1, "num_connections": 0}, ValueError, "the 'num_connections' must be an int in range"),
 ])
 def test_argument_errors(kwargs, error, pattern):
     with pytest.raises(error, match=pattern):

@@ -65,7 +65,7 @@ def test_sharded_view_wraps_and_shares_the_permutation():
     streamed = [[int(r[0]) for r in ds.from_tf_data(tf.data.Dataset.range(10)).to_tf_dataset(shard=(3, k))]
                 for k in range(3)]
     assert streamed == [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]
-    with pytest.raises(ValueError, match=r"shard_id should be less than num_shards"):
+    with pytest.raises(ValueError, match=r"the 'shard_id' must be an int in range \[0, 1\], but got 2"):
         Squares().to_tf_dataset(shard=(2, 2))
 
 

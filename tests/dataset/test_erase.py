@@ -53,7 +53,7 @@ def test_cutout_chw_and_several_patches():
 
 
 def test_cutout_errors():
-    with pytest.raises(ValueError, match="For 'CutOut', input length is not within"):
+    with pytest.raises(ValueError, match="For 'CutOut', the 'length' must be in range"):
         vision.CutOut(0)
     with pytest.raises(TypeError, match="For 'CutOut', the argument 'is_hwc'"):
         vision.CutOut(2, is_hwc=1)
@@ -84,5 +84,5 @@ def test_random_erasing_in_a_pipeline_and_errors():
     assert all(o.shape == (3, 8, 8) and (o == 0).any() for o in outs)
     with pytest.raises(ValueError, match="For 'RandomErasing', the value for erasing"):
         vision.RandomErasing(value="noise")
-    with pytest.raises(ValueError, match="For 'RandomErasing', scale should be in"):
+    with pytest.raises(ValueError, match=r"For 'RandomErasing', the 'scale' must be a \(min, max\) pair"):
         vision.RandomErasing(scale=(0.5, 0.1))

@@ -152,3 +152,16 @@ class _IterOfLists:
 
     def __iter__(self):
         return iter([[5, 4], (1,), np.array([2])])
+
+
+def test_column_dtype_change_mid_epoch_raises_instead_of_casting():
+    """A column that switches float32 -> float64 is not cast silently (MindSpore passes it on and fails at batch)."""
+    def gen():
+        for i in range(4):
+            yield (np.full(2, 1.5, np.float32 if i < 2 else np.float64),)
+
+    data = ds.GeneratorDataset(gen, ["x"], shuffle=False)
+    with pytest.raises(RuntimeError, match=r"row 2 .*column 'x' has dtype float64, but the first row had float32"):
+        list(data.create_tuple_iterator(output_numpy=True, num_epochs=1))
+    typed = ds.GeneratorDataset(gen, ["x"], column_types=[np.float32], shuffle=False)  # the explicit cast still works
+    assert [r[0].dtype for r in typed.create_tuple_iterator(output_numpy=True, num_epochs=1)] == [np.float32] * 4

@@ -67,8 +67,8 @@ def test_bad_input_names_the_dataset_argument_and_value():
     with pytest.raises(ValueError, match=r"NumpySlicesDataset.*num_shards and shard_id need to be passed in "
                                          r"together.*num_shards=3"):
         ds.NumpySlicesDataset([1, 2], num_shards=3)
-    with pytest.raises(ValueError, match=r"NumpySlicesDataset.*shard_id should be less than num_shards.*"
-                                         r"shard_id=3"):
+    with pytest.raises(ValueError, match=r"For 'NumpySlicesDataset', the 'shard_id' must be an int in range \[0, 2\], "
+                                         r"but got 3"):
         ds.NumpySlicesDataset([1, 2], num_shards=3, shard_id=3)
     with pytest.raises(ValueError, match=r"data length in each column is not equal.*\[2, 3\]"):
         ds.NumpySlicesDataset(([1, 2], [1, 2, 3]))

@@ -49,7 +49,8 @@ def test_one_hot():
     assert [r[0].tolist() for r in rows] == [[0, 0, 0, 0, 1], [1, 0, 0, 0, 0]]
     with pytest.raises(ValueError, match=r"For 'OneHot', input num_classes must be greater than 0, but got 0"):
         transforms.OneHot(0)
-    with pytest.raises(ValueError, match=r"For 'OneHot', input smoothing_rate is not within.*1.5"):
+    with pytest.raises(ValueError, match=r"For 'OneHot', the 'smoothing_rate' must be in range \[0.0, 1.0\], but "
+                                          "got 1.5"):
         transforms.OneHot(3, 1.5)
     with pytest.raises(TypeError, match=r"For 'OneHot'.*num_classes.*3.0"):
         transforms.OneHot(3.0)
@@ -93,7 +94,7 @@ def test_compose():
     assert mixed(IMG).shape == (3, 4, 6)
     rows = _map(mixed, {"image": IMG[None]}, "image")
     np.testing.assert_array_equal(rows[0][0], (IMG + 1).transpose(2, 0, 1))
-    with pytest.raises(ValueError, match=r"For 'Compose', the transforms list can not be empty"):
+    with pytest.raises(ValueError, match=r"For 'Compose', the 'transforms' must be a non-empty list, but got \[\]"):
         transforms.Compose([])
     with pytest.raises(TypeError, match=r"For 'Compose'.*transforms.*HWC2CHW"):
         transforms.Compose(vision.HWC2CHW())
@@ -115,7 +116,7 @@ def test_random_apply_and_choice():
     ds.config.set_seed(2)
     outs = {choice(IMG).tobytes() for _ in range(12)}
     assert len(outs) == 2
-    with pytest.raises(ValueError, match=r"For 'RandomApply', input prob is not within.*2"):
+    with pytest.raises(ValueError, match=r"For 'RandomApply', the 'prob' must be in range \[0.0, 1.0\], but got 2"):
         transforms.RandomApply([flip], prob=2)
     with pytest.raises(ValueError, match=r"For 'RandomChoice', the transforms list can not be empty"):
         transforms.RandomChoice([])

@@ -33,13 +33,13 @@ def test_argument_errors(small_file):
         FileReader(str(small_file), columns="label")
     with pytest.raises(ParamValueError, match=r"columns \['nope'\] are not fields"):
         FileReader(str(small_file), columns=["nope"])
-    with pytest.raises(ValueError, match="missing.mindrecord does not exist"):
+    with pytest.raises(RuntimeError, match="The input: .*missing.mindrecord is not exists"):
         FileReader(str(small_file.parent / "missing.mindrecord"))
 
 
 def test_missing_index(small_file):
     os.remove(str(small_file) + ".db")
-    with pytest.raises(RuntimeError, match="index file of MindRecord file .*r.mindrecord.* does not exist"):
+    with pytest.raises(RuntimeError, match=r"The input: .*r.mindrecord.db is not exists"):
         FileReader(str(small_file))
 
 
@@ -54,6 +54,7 @@ def test_truncated_file(small_file):
 def test_not_a_mindrecord_file(tmp_path):
     path = tmp_path / "junk.mindrecord"
     path.write_bytes(struct.pack("<Q", 1 << 40) + b"junk")
+    (tmp_path / "junk.mindrecord.db").write_bytes(b"not an index")
     with pytest.raises(RuntimeError, match="junk.mindrecord' is not a MindRecord file"):
         FileReader(str(path))
     path.write_bytes(struct.pack("<Q", 4) + b"junk")

@@ -37,7 +37,7 @@ def test_gradient_reaches_looked_up_rows():
 def test_errors():
     with pytest.raises(ValueError, match="'sparse' must be True when 'target' is \"CPU\""):
         nn.EmbeddingLookup(4, 2, sparse=False)
-    with pytest.raises(ValueError, match="'target' must be str and must be in"):
+    with pytest.raises(ValueError, match="For 'EmbeddingLookup', the 'target' must be one of"):
         nn.EmbeddingLookup(4, 2, target="GPU")
     with pytest.raises(ValueError, match="'embedding_size' must be a positive int"):
         nn.EmbeddingLookup(4, 0)

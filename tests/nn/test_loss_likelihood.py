@@ -27,7 +27,7 @@ def test_focal_loss(mode):
     want = -(1 - np.exp(lpa)) ** 1.5 * onehot * lpa
     got = nn.FocalLoss(gamma=1.5, reduction="none")(Tensor(x), Tensor(onehot)).asnumpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
-    with pytest.raises(TypeError, match="'gamma' should be 'float'"):
+    with pytest.raises(TypeError, match="For 'FocalLoss', the 'gamma' must be float, but got 2 of type int"):
         nn.FocalLoss(gamma=2)
 
 

@@ -38,21 +38,24 @@ def test_decay_functions_closed_form():
 
 @pytest.mark.parametrize("call,error,match", [
     (lambda: nn.piecewise_constant_lr([1, 2], [0.1]), ValueError, "size of 'milestone' must be same"),
-    (lambda: nn.piecewise_constant_lr(1, [0.1]), TypeError, "'milestone' should be one of"),
-    (lambda: nn.piecewise_constant_lr([0], [0.1]), ValueError, r"'milestone\[0\]' must be int and must > 0"),
+    (lambda: nn.piecewise_constant_lr(1, [0.1]), TypeError, "'milestone' must be tuple or list, but got 1 of type int"),
+    (lambda: nn.piecewise_constant_lr([0], [0.1]), ValueError, r"'milestone\[0\]' must be a positive int, but got 0"),
     (lambda: nn.piecewise_constant_lr([3, 2], [0.1, 0.2]), ValueError, "must be greater than milestone"),
-    (lambda: nn.piecewise_constant_lr([1], [1]), TypeError, r"'learning_rates\[0\]' must be 'float'"),
-    (lambda: nn.exponential_decay_lr(0.1, 0.9, 0, 1, 1), ValueError, "'total_step' must be int and must > 0, "
-                                                                     "but got '0'"),
-    (lambda: nn.exponential_decay_lr(1, 0.9, 2, 1, 1), TypeError, "'learning_rate' must be float, but got 'int'"),
-    (lambda: nn.natural_exp_decay_lr(0.1, -0.5, 2, 1, 1), ValueError, "'decay_rate' must be float and must > 0"),
-    (lambda: nn.inverse_decay_lr(0.1, 0.5, 2, 1, 1, 1), TypeError, "'is_stair' should be 'bool'"),
+    (lambda: nn.piecewise_constant_lr([1], [1]), TypeError,
+     r"'learning_rates\[0\]' must be a float, but got 1 of type int"),
+    (lambda: nn.exponential_decay_lr(0.1, 0.9, 0, 1, 1), ValueError, "'total_step' must be a positive int, "
+                                                                     "but got 0"),
+    (lambda: nn.exponential_decay_lr(1, 0.9, 2, 1, 1), TypeError,
+     "'learning_rate' must be a positive float, but got 1 of type int"),
+    (lambda: nn.natural_exp_decay_lr(0.1, -0.5, 2, 1, 1), ValueError, "'decay_rate' must be a positive float"),
+    (lambda: nn.inverse_decay_lr(0.1, 0.5, 2, 1, 1, 1), TypeError, "'is_stair' must be bool, but got"),
     (lambda: nn.cosine_decay_lr(0, 0.1, 2, 1, 1), TypeError, "'min_lr' must be type of float"),
     (lambda: nn.cosine_decay_lr(0.2, 0.1, 2, 1, 1), ValueError, "'max_lr' must be greater than the 'min_lr'"),
     (lambda: nn.polynomial_decay_lr(0.1, 0, 2, 1, 1, 1.0), TypeError, "'end_learning_rate' must be type of float"),
-    (lambda: nn.polynomial_decay_lr(0.1, 0.0, 2, 1, 1, 0.0), ValueError, "'power' must be float and must > 0"),
-    (lambda: nn.warmup_lr(0.1, 2, 1, 0), ValueError, "'warmup_epoch' must be int and must > 0"),
-    (lambda: nn.warmup_lr(-0.1, 2, 1, 1), ValueError, "'learning_rate' must be float and must >= 0"),
+    (lambda: nn.polynomial_decay_lr(0.1, 0.0, 2, 1, 1, 0.0), ValueError,
+     "'power' must be a positive float, but got 0.0"),
+    (lambda: nn.warmup_lr(0.1, 2, 1, 0), ValueError, "'warmup_epoch' must be a positive int, but got 0"),
+    (lambda: nn.warmup_lr(-0.1, 2, 1, 1), ValueError, "'learning_rate' must be a non-negative float, but got -0.1"),
 ])
 def test_dynamic_lr_validation(call, error, match):
     with pytest.raises(error, match=match):
@@ -98,15 +101,17 @@ def test_schedule_outputs_and_repr():
 
 @pytest.mark.parametrize("make,error,match", [
     (lambda: nn.ExponentialDecayLR(1, 0.9, 2), TypeError, "For 'ExponentialDecayLR', the 'learning_rate' must be "
-                                                          "float, but got 'int'"),
-    (lambda: nn.ExponentialDecayLR(0.1, 0.9, 0), ValueError, "'decay_steps' must be int and must > 0, but got '0'"),
-    (lambda: nn.NaturalExpDecayLR(0.1, 0.0, 2), ValueError, "'decay_rate' must be float and must > 0"),
-    (lambda: nn.InverseDecayLR(0.1, 0.5, 2, "yes"), TypeError, "'is_stair' should be 'bool'"),
+                                                          "a positive float, but got 1 of type int"),
+    (lambda: nn.ExponentialDecayLR(0.1, 0.9, 0), ValueError, "'decay_steps' must be a positive int, but got 0"),
+    (lambda: nn.NaturalExpDecayLR(0.1, 0.0, 2), ValueError, "'decay_rate' must be a positive float"),
+    (lambda: nn.InverseDecayLR(0.1, 0.5, 2, "yes"), TypeError, "'is_stair' must be bool, but got"),
     (lambda: nn.CosineDecayLR(0.1, 0.1, 2), ValueError, "'max_lr' must be greater than the 'min_lr'"),
-    (lambda: nn.CosineDecayLR(-0.1, 0.1, 2), ValueError, "'min_lr' must be float and must >= 0"),
-    (lambda: nn.PolynomialDecayLR(0.1, 0.0, 2, 1), TypeError, "'power' must be float, but got 'int'"),
-    (lambda: nn.PolynomialDecayLR(0.1, 0.0, 2, 1.0, 1), TypeError, "'update_decay_steps' should be 'bool'"),
-    (lambda: nn.WarmUpLR(0.1, 0), ValueError, "'warmup_steps' must be int and must > 0"),
+    (lambda: nn.CosineDecayLR(-0.1, 0.1, 2), ValueError, "'min_lr' must be a non-negative float, but got -0.1"),
+    (lambda: nn.PolynomialDecayLR(0.1, 0.0, 2, 1), TypeError,
+     "'power' must be a positive float, but got 1 of type int"),
+    (lambda: nn.PolynomialDecayLR(0.1, 0.0, 2, 1.0, 1), TypeError,
+     "'update_decay_steps' must be bool, but got 1 of type int"),
+    (lambda: nn.WarmUpLR(0.1, 0), ValueError, "'warmup_steps' must be a positive int, but got 0"),
 ])
 def test_schedule_validation(make, error, match):
     with pytest.raises(error, match=match):

@@ -139,7 +139,7 @@ def test_lars_use_clip_with_group_learning_rates():
 
 def test_lars_validation():
     p = [_param([1.0], "w")]
-    with pytest.raises(TypeError, match="For 'LARS', the type of 'optimizer' should be 'Optimizer'"):
+    with pytest.raises(TypeError, match="For 'LARS', the 'optimizer' must be Optimizer, but got"):
         nn.LARS(1)
     with pytest.raises(TypeError, match="'coefficient'"):
         nn.LARS(nn.Momentum(p, 0.1, 0.9), coefficient=1)
@@ -307,14 +307,17 @@ def test_checkpoint_holds_optimizer_state(tmp_path):
 
 
 @pytest.mark.parametrize("make,error,match", [
-    (lambda p: nn.Adam(p, beta1=1.0), ValueError, r"'beta1' must be in range of \(0.0, 1.0\), but got 1.0"),
+    (lambda p: nn.Adam(p, beta1=1.0), ValueError,
+     r"For 'Adam', the 'beta1' must be a float in range \(0.0, 1.0\), but got 1.0"),
     (lambda p: nn.Adam(p, use_lazy=True, use_amsgrad=True), ValueError, "no parameter named 'use_amsgrad'"),
     (lambda p: nn.Adam(p, bad=True), KeyError, "invalid keys"),
-    (lambda p: nn.RMSProp(p, momentum=-0.5), ValueError, "'momentum' must be float and must >= 0"),
-    (lambda p: nn.Adagrad(p, accum=1), TypeError, "type of 'accum' should be 'float'"),
-    (lambda p: nn.Adadelta(p, epsilon=-1.0), ValueError, "'epsilon' must be float and must >= 0"),
-    (lambda p: nn.AdaMax(p, eps=0.0), ValueError, "'eps' must be float and must > 0"),
-    (lambda p: nn.FTRL(p, l1=-1.0), ValueError, "'l1' must >= 0.0, but got -1.0"),
+    (lambda p: nn.RMSProp(p, momentum=-0.5), ValueError,
+     "For 'RMSProp', the 'momentum' must be a non-negative float, but got -0.5"),
+    (lambda p: nn.Adagrad(p, accum=1), TypeError, "For 'Adagrad', the 'accum' must be float, but got 1 of type int"),
+    (lambda p: nn.Adadelta(p, epsilon=-1.0), ValueError,
+     "For 'Adadelta', the 'epsilon' must be a non-negative float, but got -1.0"),
+    (lambda p: nn.AdaMax(p, eps=0.0), ValueError, "For 'AdaMax', the 'eps' must be a positive float, but got 0.0"),
+    (lambda p: nn.FTRL(p, l1=-1.0), ValueError, "For 'FTRL', the 'l1' must be >= 0.0, but got -1.0"),
     (lambda p: nn.Lamb(p), TypeError, "missing a required argument: 'learning_rate'"),
     (lambda p: nn.Adam([{"params": p}, {"params": p}]), RuntimeError, "the w parameter already exists"),
     (lambda p: nn.Adam(p, Tensor(np.ones((2, 2), np.float32))), ValueError, "should be 0 or 1, but got 2"),

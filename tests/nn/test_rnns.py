@@ -327,11 +327,11 @@ def test_cell_parameters_and_errors():
     assert [p.name for p in nn.RNNCell(3, 4, has_bias=False).get_parameters()] == ["weight_ih", "weight_hh"]
     with pytest.raises(ValueError, match="For 'RNNCell', the 'nonlinearity'.*'gelu'"):
         nn.RNNCell(3, 4, nonlinearity="gelu")
-    with pytest.raises(TypeError, match="For 'RNNCell', the type of 'nonlinearity'"):
+    with pytest.raises(TypeError, match="For 'RNNCell', the 'nonlinearity' must be str, but got"):
         nn.RNNCell(3, 4, nonlinearity=1)
     with pytest.raises(ValueError, match="For 'GRUCell', the 'hidden_size' must be a positive int, but got -2"):
         nn.GRUCell(3, -2)
-    with pytest.raises(TypeError, match="For 'LSTMCell', the type of 'has_bias'"):
+    with pytest.raises(TypeError, match="For 'LSTMCell', the 'has_bias' must be bool, but got 'no'"):
         nn.LSTMCell(3, 4, has_bias="no")
     with pytest.raises(ValueError, match="old MindSpore version"):
         nn.LSTMCell(3, 4, batch_size=2)

@@ -51,6 +51,13 @@ CASES = {
     "raw_only": (1, None, {"label": {"type": "int32"}, "name": {"type": "string"}}, None,
                  [[{"label": i * 1000, "name": "x" * (i * 20)} for i in range(6)]]),
     "empty": (1, None, {"x": {"type": "int64"}}, None, []),
+    # integer arrays whose compression grows them: MindSpore records a negative total saving as 0
+    "compression_negative": (1, None, {"a": {"type": "int64", "shape": [-1]}, "b": {"type": "int32", "shape": [-1]}},
+                             None, [[{"a": np.full(i + 1, 2 ** 62 - i), "b": np.full(4, 2 ** 30, np.int32)}
+                                     for i in range(4)]]),
+    "compression_mixed": (2, None, {"a": {"type": "int64", "shape": [-1]}, "k": {"type": "string"}}, None,
+                          [[{"a": np.array([1, 2, 3, 4]), "k": "s"}, {"a": np.full(4, -2 ** 62), "k": "b"}],
+                           [{"a": np.full(9, 2 ** 40), "k": "l"}, {"a": np.arange(3), "k": ""}]]),
 }
 
 
@@ -105,6 +112,41 @@ def test_files_byte_identical(written, case):
     for ms_file, tf_file in zip(ms_files, tf_files):
         assert Path(tf_file).read_bytes() == Path(ms_file).read_bytes(), tf_file
         assert _db(tf_file + ".db") == _db(ms_file + ".db")
+        assert _db_bytes(tf_file + ".db") == _db_bytes(ms_file + ".db"), tf_file + ".db"
+
+
+def _db_bytes(path):
+    """The index file's bytes, the SQLite library version field (bytes 96-99) set to 0.
+
+    SQLite writes there the version of the library that last wrote the file, and MindSpore's
+    library resolves to TensorFlow's bundled SQLite when TensorFlow was imported first (as here),
+    so MindSpore's in-process files carry another version than its standalone ones
+    (``tfspore.mindrecord`` writes MindSpore 2.10's own, 3.46.1, checked below).
+    """
+    data = bytearray(Path(path).read_bytes())
+    assert data[:16] == b"SQLite format 3\x00" and len(data) % 4096 == 0
+    data[96:100] = bytes(4)
+    return bytes(data)
+
+
+def test_db_stamped_with_mindspore_sqlite_version(written):
+    for _, tf_files in written.values():
+        for tf_file in tf_files:
+            assert int.from_bytes(Path(tf_file + ".db").read_bytes()[96:100], "big") == 3046001
+
+
+def test_compression_size_matches_mindspore(written):
+    for case in ("compression_negative", "compression_mixed", "all_types"):
+        ms_files, tf_files = written[case]
+        sizes = [json.loads(_header(f))["compression_size"] for f in ms_files]
+        assert [json.loads(_header(f))["compression_size"] for f in tf_files] == sizes
+    assert json.loads(_header(written["compression_negative"][0][0]))["compression_size"] == 0
+
+
+def _header(path):
+    with open(path, "rb") as handle:
+        size = int.from_bytes(handle.read(8), "little")
+        return handle.read(size).decode("utf-8")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -233,7 +275,7 @@ def test_open_for_append_and_parallel_writer_byte_identical(tmp_path):
     tf_files = _append_and_parallel(tmr, str(tmp_path / "tf"))
     for ms_file, tf_file in zip(ms_files, tf_files):
         assert Path(tf_file).read_bytes() == Path(ms_file).read_bytes(), tf_file
-        assert _db(tf_file + ".db") == _db(ms_file + ".db")
+        assert _db_bytes(tf_file + ".db") == _db_bytes(ms_file + ".db"), tf_file + ".db"
     _assert_rows_equal(list(tmr.FileReader(ms_files[0]).get_next()), list(ms_mr.FileReader(tf_files[0]).get_next()))
     # a parallel writer's shards are standalone files
     assert [r["label"] for r in tmr.FileReader(tf_files[2]).get_next()] == [0, 1, 2, 6, 7, 8]
@@ -295,3 +337,28 @@ def test_mind_page_matches_mindspore(tmp_path):
             assert g == w
         else:
             _assert_rows_equal(g, w)
+
+
+@pytest.mark.parametrize("kind", ["missing", "fifo", "dev_zero", "folder", "tiny", "missing_index"])
+def test_unreadable_inputs_raise_as_mindspore(tmp_path, kind):
+    target = tmp_path / "x.mindrecord"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "dev_zero":
+        target.symlink_to("/dev/zero")
+    elif kind == "folder":
+        target.mkdir()
+    elif kind == "tiny":
+        target.write_bytes(b"abc")
+        (tmp_path / "x.mindrecord.db").write_bytes(b"abc")
+    elif kind == "missing_index":
+        target.write_bytes(bytes(64))
+    for api in ("FileReader", "MindPage"):
+        errors = []
+        for module in (ms_mr, tmr):
+            with pytest.raises(Exception) as info:
+                getattr(module, api)(str(target))
+            errors.append(info.value)
+        want, got = errors
+        assert type(got) is type(want) is RuntimeError
+        assert str(want).strip().splitlines()[0] in str(got), (str(got), str(want))

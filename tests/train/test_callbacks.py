@@ -251,9 +251,10 @@ def test_fit_validation_keeps_only_custom_callbacks_and_time_monitor():
 
 # ------------------------------------------------------------------------------------ LossMonitor
 @pytest.mark.parametrize("value, exc, msg", [
-    (-1, ValueError, "The input value must be int and must >= 0, but got '-1' with type 'int'."),
-    (1.5, TypeError, "The input value must be int, but got 'float' with value 1.5."),
-    (True, TypeError, "The input value must be int and must >= 0, but got 'True' with type 'bool'."),
+    (-1, ValueError, "For 'LossMonitor', the 'per_print_times' must be a non-negative int, but got -1."),
+    (1.5, TypeError, "For 'LossMonitor', the 'per_print_times' must be a non-negative int, but got 1.5 of type float."),
+    (True, TypeError,
+     "For 'LossMonitor', the 'per_print_times' must be a non-negative int, but got True of type bool."),
 ])
 def test_loss_monitor_validation(value, exc, msg):
     with pytest.raises(exc, match=re.escape(msg)):
@@ -349,7 +350,8 @@ def test_time_monitor_per_step_uses_batch_num(capsys, monkeypatch):
 
 
 def test_time_monitor_data_size_and_validation(capsys):
-    with pytest.raises(TypeError, match=re.escape("The 'data_time' must be a bool, but got int with value 1.")):
+    with pytest.raises(TypeError, match=re.escape("For 'TimeMonitor', the 'data_time' must be a bool, but got 1 of "
+                                                  "type int.")):
         TimeMonitor(data_time=1)
     TimeMonitor(data_size=0), TimeMonitor(data_size=-1), TimeMonitor(data_size=1.5)  # not checked here
     tm = TimeMonitor(data_size=4)
@@ -358,7 +360,8 @@ def test_time_monitor_data_size_and_validation(capsys):
     tm.epoch_end(RunContext(cb))
     assert _lines(capsys)[0].startswith("Eval epoch time:")
     bad = TimeMonitor(data_size=0)
-    with pytest.raises(ValueError, match=re.escape("The input value must be int and must > 0, but got '0'")):
+    with pytest.raises(ValueError, match=re.escape("For 'TimeMonitor', the 'step_size' must be a positive int, but "
+                                                   "got 0.")):
         bad.epoch_end(RunContext(_InternalCallbackParam(batch_num=-1)))
 
 
@@ -512,12 +515,15 @@ def test_early_stopping_restores_best_weights(capsys):
 
 
 @pytest.mark.parametrize("kwargs, exc, msg", [
-    ({"monitor": 1}, TypeError, "The type of 'monitor' should be 'str', but got type 'int'"),
-    ({"min_delta": "a"}, TypeError, "The type of 'min_delta' should be one of '['float', 'int']'"),
-    ({"patience": -1}, ValueError, "must be int and must >= 0, but got '-1'"),
-    ({"verbose": 1}, TypeError, "must be a bool, but got int"),
-    ({"mode": "best"}, ValueError, "mode should be 'auto', 'min' or 'max', but got best."),
-    ({"restore_best_weights": None}, TypeError, "must be a bool, but got NoneType"),
+    ({"monitor": 1}, TypeError, "For 'EarlyStopping', the 'monitor' must be str, but got 1 of type int."),
+    ({"min_delta": "a"}, TypeError,
+     "For 'EarlyStopping', the 'min_delta' must be float or int, but got 'a' of type str."),
+    ({"patience": -1}, ValueError, "For 'EarlyStopping', the 'patience' must be a non-negative int, but got -1."),
+    ({"verbose": 1}, TypeError, "For 'EarlyStopping', the 'verbose' must be a bool, but got 1 of type int."),
+    ({"mode": "best"}, ValueError,
+     "For 'EarlyStopping', the 'mode' must be one of ['auto', 'min', 'max'], but got 'best'."),
+    ({"restore_best_weights": None}, TypeError,
+     "the 'restore_best_weights' must be a bool, but got None of type NoneType."),
 ])
 def test_early_stopping_validation(kwargs, exc, msg):
     with pytest.raises(exc, match=re.escape(msg)):
@@ -554,11 +560,11 @@ def test_reduce_lr_on_plateau_cooldown_and_min_lr(capsys):
 
 
 def test_reduce_lr_on_plateau_errors():
-    with pytest.raises(ValueError, match=re.escape("must be in range of (0.0, 1.0), but got 1.5")):
+    with pytest.raises(ValueError, match=re.escape("the 'factor' must be a float in range (0.0, 1.0), but got 1.5.")):
         ReduceLROnPlateau(factor=1.5)
-    with pytest.raises(TypeError, match="must be 'float'"):
+    with pytest.raises(TypeError, match="the 'factor' must be a float in range .*, but got 1 of type int"):
         ReduceLROnPlateau(factor=1)
-    with pytest.raises(TypeError, match="The type of 'min_lr'"):
+    with pytest.raises(TypeError, match="For 'ReduceLROnPlateau', the 'min_lr' must be float or int, but got '0'"):
         ReduceLROnPlateau(min_lr="0")
     net = nn.Dense(4, 3)
     opt = nn.Momentum(net.trainable_params(), ms.Tensor(np.array([0.1, 0.05], np.float32)), 0.9)
@@ -609,7 +615,7 @@ def test_on_request_exit_config_file_and_eval(tmp_path):
 
 
 def test_on_request_exit_validation(tmp_path):
-    with pytest.raises(ValueError, match="The parameter 'save_ckpt' must be isinstance of"):
+    with pytest.raises(ValueError, match="For 'OnRequestExit', the 'save_ckpt' must be bool, but got 1 of type int."):
         OnRequestExit(save_ckpt=1, directory=str(tmp_path))
     with pytest.raises(ValueError, match="Not support send exit request by signal SIGKILL"):
         OnRequestExit(sig=signal.SIGKILL, directory=str(tmp_path))
@@ -632,7 +638,7 @@ def test_backup_and_restore(tmp_path):
     net.weight.assign_value(np.zeros(net.weight.shape, np.float32))
     fake_train(API, [keep], 1, 1, lambda cb: 1.0, train_network=net)  # epoch 1: restored, not re-saved
     np.testing.assert_array_equal(net.weight.asnumpy(), saved)
-    with pytest.raises(ValueError, match="must > 0"):
+    with pytest.raises(ValueError, match="For 'BackupAndRestore', the 'save_freq' must be a positive int, but got 0."):
         BackupAndRestore(str(tmp_path), save_freq=0)
     with pytest.raises(TypeError, match="must be a bool"):
         BackupAndRestore(str(tmp_path), delete_checkpoint="yes")

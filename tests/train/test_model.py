@@ -219,8 +219,10 @@ def test_dataset_helper_custom_loop_both_modes(mode):
 
 @pytest.mark.parametrize("kwargs, exc, text", [
     (dict(foo=1), ValueError, "should be 'loss_scale_manager' or 'keep_batchnorm_fp32'"),
-    (dict(amp_level="O4"), ValueError, "The 'level' should be in : ['O0', 'O1', 'O2', 'O3', 'auto'], but got O4."),
-    (dict(boost_level="O3"), ValueError, "The 'boost_level' should be in : ['O0', 'O1', 'O2'], but got O3."),
+    (dict(amp_level="O4"), ValueError, "For 'Model', the 'amp_level' must be one of ['O0', 'O1', 'O2', 'O3', "
+                                       "'auto'], but got 'O4'."),
+    (dict(boost_level="O3"), ValueError, "For 'Model', the 'boost_level' must be one of ['O0', 'O1', 'O2'], but got "
+                                         "'O3'."),
     (dict(keep_batchnorm_fp32=1), TypeError, "The type of 'keep_batchnorm_fp32' should be 'bool', but got type 'int'."),
 ])
 def test_model_constructor_errors(kwargs, exc, text):
@@ -233,15 +235,16 @@ def test_model_constructor_errors(kwargs, exc, text):
 def test_train_argument_errors():
     model, _ = _model()
     d = _dataset()
-    with pytest.raises(TypeError, match="must be a bool, but got int"):
+    with pytest.raises(TypeError, match="For 'Model.train', the 'dataset_sink_mode' must be a bool, but got 1 of "
+                                        "type int."):
         model.train(1, d, dataset_sink_mode=1)
-    with pytest.raises(ValueError, match="must be int and must > 0, but got '0'"):
+    with pytest.raises(ValueError, match=r"^For 'Model.train', the 'epoch' must be a positive int, but got 0\.$"):
         model.train(0, d)
     with pytest.raises(ValueError, match="'epoch' is 2, 'initial_epoch' is 2"):
         model.train(2, d, initial_epoch=2)
     with pytest.raises(ValueError, match="'sink_size' must be -1 or positive, but got 0"):
         model.train(1, d, dataset_sink_mode=True, sink_size=0)
-    with pytest.raises(TypeError, match="The type of 'network' should be 'Cell', but got type 'function'"):
+    with pytest.raises(TypeError, match=r"For 'Model', the 'network' must be a Cell, but got <function"):
         Model(lambda x: x)
     other, _ = _model()
     model.train(1, d)
@@ -256,3 +259,39 @@ def test_model_rejects_an_experimental_optimizer_as_mindspore_does():
     net = nn.Dense(2, 2)
     with pytest.raises(TypeError, match=r"The type of 'optimizer' should be one of .*but got type 'AdamW'"):
         Model(net, nn.MSELoss(), AdamW(net.trainable_params()))
+
+
+@pytest.mark.parametrize("call, exc, text", [
+    (lambda m, d: m.train(-1, d), ValueError, "For 'Model.train', the 'epoch' must be a positive int, but got -1."),
+    (lambda m, d: m.train(1.5, d), TypeError, "For 'Model.train', the 'epoch' must be a positive int, but got 1.5 of "
+                                              "type float."),
+    (lambda m, d: m.fit(0, d), ValueError, "For 'Model.fit', the 'epoch' must be a positive int, but got 0."),
+    (lambda m, d: m.train(1, d, initial_epoch=-1), ValueError, "For 'Model.train', the 'initial_epoch' must be a "
+                                                              "non-negative int, but got -1."),
+    (lambda m, d: m.train(1, d, sink_size="2"), TypeError, "For 'Model.train', the 'sink_size' must be an int"),
+    (lambda m, d: m.train(1, None), TypeError, "For 'Model.train', the 'train_dataset' must be a tfspore dataset or "
+                                               "a tf.data.Dataset, but got None"),
+    (lambda m, d: m.eval(5), TypeError, "For 'Model.eval', the 'valid_dataset' must be a tfspore dataset or a "
+                                        "tf.data.Dataset, but got 5 of type int."),
+    (lambda m, d: m.fit(1, d, d, valid_frequency=0), ValueError, "For 'Model.fit', the 'valid_frequency' must be a "
+                                                                  "positive int or a list, but got 0."),
+])
+def test_argument_errors_name_the_api_the_argument_and_the_value(call, exc, text):
+    model, _ = _model(metrics={"acc"})
+    with pytest.raises(exc) as e:
+        call(model, _dataset())
+    assert text in str(e.value)
+
+
+@pytest.mark.parametrize("kwargs, exc, text", [
+    ({"loss_fn": 3}, TypeError, "For 'Model', the 'loss_fn' must be a Cell or None, but got 3 of type int."),
+    ({"metrics": "acc"}, TypeError, "For 'Model', the 'metrics' must be None, a dict or a set, but got 'acc'"),
+    ({"amp_level": "O7"}, ValueError, "For 'Model', the 'amp_level' must be one of ['O0', 'O1', 'O2', 'O3', "
+                                      "'auto'], but got 'O7'."),
+])
+def test_constructor_argument_errors_name_the_argument(kwargs, exc, text):
+    net = _net()
+    args = {"loss_fn": nn.MSELoss(), "optimizer": nn.Momentum(net.trainable_params(), 0.1, 0.9), **kwargs}
+    with pytest.raises(exc) as e:
+        Model(net, **args)
+    assert text in str(e.value)

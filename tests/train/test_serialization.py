@@ -407,9 +407,35 @@ def test_crc_load_checks(tmp_path, caplog):
     assert not np.array_equal(damaged, np.arange(6).reshape(2, 3))
     plain = str(tmp_path / "plain.ckpt")
     save_checkpoint(Dense(), plain)
-    with caplog.at_level(logging.WARNING, logger="tfspore"):
-        assert list(load_checkpoint(plain, crc_check=True)) == ["weight", "bias"]
-    assert "do not contain the crc code" in caplog.text
+    # MindSpore warns and loads; tfspore refuses (a CRC file cut at a record boundary looks the same)
+    with pytest.raises(ValueError, match=r"'crc_check' is True, but the ckpt file .*plain\.ckpt does not end with a "
+                                         r"CRC trailer"):
+        load_checkpoint(plain, crc_check=True)
+    assert list(load_checkpoint(plain)) == ["weight", "bias"]
+
+
+
+def test_crc_file_cut_at_a_record_boundary(tmp_path):
+    """A CRC file cut after its first record parses as a valid smaller checkpoint; crc_check=True refuses it."""
+    path = str(tmp_path / "cut.ckpt")
+    save_checkpoint(Dense(), path, crc_check=True)
+    data = _bytes(path)
+    full = Checkpoint()
+    full.ParseFromString(data[:-17])
+    first = Checkpoint()
+    first.value.append(full.value[0])
+    cut = first.SerializeToString()
+    assert data.startswith(cut) and len(cut) < len(data) - 17
+    os.chmod(path, 0o600)
+    with open(path, "wb") as f:
+        f.write(cut)
+    with pytest.raises(ValueError, match=r"cut\.ckpt does not end with a CRC trailer"):
+        load_checkpoint(path, crc_check=True)
+    assert list(load_checkpoint(path)) == ["weight"]  # without crc_check it loads what is there, as MindSpore
+    with open(path, "wb") as f:  # cut inside the trailer: not a trailer, and not a valid protobuf either
+        f.write(data[:-5])
+    with pytest.raises(ValueError, match="cut.ckpt"):
+        load_checkpoint(path, crc_check=True)
 
 
 # ------------------------------------------------------------------------------ encryption

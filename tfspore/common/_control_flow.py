@@ -14,6 +14,15 @@ the variables the statement assigns go through the staged op as TF tensors and c
 tfspore Tensors (unchanged objects, Parameters included, come back as themselves). Every other
 condition keeps AutoGraph's own behaviour: Python values (``if self.training:``, flags, shapes)
 stay plain Python, and a ``for i in range(n)`` with a Python ``n`` stays an unrolled loop.
+
+Beyond AutoGraph, as MindSpore's graph mode accepts them: a ``return`` under a Tensor condition
+inside a loop (the branch without a ``return`` carries a placeholder that is never read, since
+the function's return flag guards it, so the loop needs no first iteration); a Python ``while``
+whose condition becomes a Tensor part-way (its remaining iterations become one
+``tf.while_loop``); ``for i in range(t)`` with a Tensor bound (a ``tf.while_loop``, the index a
+Tensor); ``assert`` on a Tensor (a ``tf.debugging.Assert``, raised as ``AssertionError`` by
+:func:`raise_assertion`); and ``int(t)`` / ``float(t)`` / ``bool(t)`` of a one-element Tensor
+whose value is known only when the graph runs (0-d Tensors of an int, float or bool dtype).
 """
 from __future__ import annotations
 
@@ -21,20 +30,27 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _wrap_nest
+from tfspore.common.tensor import Tensor, _is_eager, _wrap_nest
 
-__all__ = ["call", "is_user_code"]
+__all__ = ["call", "is_user_code", "raise_assertion"]
 
 try:  # AutoGraph's internals: without them, user code is traced as it is
     from tensorflow.python.autograph.core import ag_ctx as _ag_ctx
     from tensorflow.python.autograph.core import converter as _converter
     from tensorflow.python.autograph.impl import api as _ag_api
+    from tensorflow.python.autograph.operators import control_flow as _ag_cf
+    from tensorflow.python.autograph.operators import py_builtins as _ag_builtins
+    from tensorflow.python.autograph.operators import variables as _ag_vars
+    from tensorflow.python.framework import func_graph as _func_graph
 except ImportError:  # pragma: no cover - TF internals moved
     _ag_api = None
 
-# tf.function's own options: no optional features (no name scopes, no extra control dependencies)
-_OPTIONS = None if _ag_api is None else _converter.ConversionOptions(recursive=True, user_requested=True,
-                                                                     optional_features=None)
+# The message prefix of a staged ``assert`` on a Tensor, by which :func:`raise_assertion` knows it
+_ASSERT_TAG = "AssertionError: "
+
+# tf.function's own options, with ``assert`` converted (no name scopes, no extra control dependencies)
+_OPTIONS = None if _ag_api is None else _converter.ConversionOptions(
+    recursive=True, user_requested=True, optional_features=(_converter.Feature.ASSERT_STATEMENTS,))
 
 
 def is_user_code(fn: Callable) -> bool:
@@ -64,6 +80,30 @@ def call(fn: Callable, args: tuple, kwargs: dict) -> Any:
             if meta is None:
                 raise
             raise meta.to_exception(e) from None
+
+
+def raise_assertion(error: Exception) -> None:
+    """Raise ``AssertionError`` when ``error`` is a failed ``assert`` on a Tensor of a compiled graph.
+
+    A converted ``assert`` on a Tensor fails when the graph runs, where TensorFlow reports it as
+    ``InvalidArgumentError``; MindSpore raises ``AssertionError`` with the assert's message.
+    Returns without raising for any other error.
+
+    Args:
+        error: the error a compiled function raised.
+
+    Raises:
+        AssertionError: for a failed ``assert`` on a Tensor.
+    """
+    if not isinstance(error, tf.errors.InvalidArgumentError):
+        return
+    text = error.message
+    start = text.find(_ASSERT_TAG)
+    if start < 0:
+        return
+    message = text[start + len(_ASSERT_TAG):].split("\n", 1)[0].strip()
+    message = message.split("\t", 1)[0].split(" [[", 1)[0].strip().removesuffix("]").strip()
+    raise AssertionError(message) from None
 
 
 # ----------------------------------------------------------------- AutoGraph operators
@@ -133,6 +173,300 @@ class _State:
         self._set(tuple(self.rewrap(v) for v in values))
 
 
+_ORIGINAL: dict = {}  # AutoGraph's own operators, which the ones below extend
+
+
+def _is_symbolic(value: Any) -> bool:
+    """Whether ``value`` is a tfspore Tensor whose value is known only when the graph runs."""
+    return isinstance(value, Tensor) and not _is_eager(value._value())
+
+
+def _scalar(value: Tensor, api: str) -> tf.Tensor:
+    """The only element of ``value`` as a 0-d TF tensor."""
+    t = tf.convert_to_tensor(value._value())
+    n = t.shape.num_elements()
+    if n is not None and n != 1:
+        raise ValueError(f"For '{api}', only one element tensors can be converted to Python scalars, but got a "
+                         f"tensor of shape {t.shape.as_list()}.")
+    return tf.reshape(t, [])
+
+
+# ----------------------------------------------------------------- staged statements
+class _DefineFirst(Exception):
+    """The branch traced first lacks a ``return`` that only the other branch can give a shape to."""
+
+
+def _staged_if(cond: tf.Tensor, body: Callable, orelse: Callable, state: _State, symbol_names: tuple,
+               nouts: int) -> None:
+    """``if`` on a TF condition; a ``return`` in one branch only gets a never-read placeholder in the other.
+
+    AutoGraph guards the function's return value with a ``do_return`` flag, so the branch that
+    does not return may carry any value of the same structure and dtype.
+    """
+    if_stmt = _ORIGINAL["if_stmt"]
+    init = state.get()
+    undefined = [k for k in range(nouts) if isinstance(init[k], _ag_vars.UndefinedReturnValue)]
+    if not undefined:
+        return if_stmt(cond, body, orelse, state.get, state.set, symbol_names, nouts)
+    templates: dict = {}
+
+    def filled(branch: Callable, strict: bool) -> Callable:
+        def run() -> None:
+            branch()
+            values = list(state.get())
+            missing = [k for k in undefined if isinstance(values[k], _ag_vars.UndefinedReturnValue)]
+            templates.update((k, values[k]) for k in undefined if k not in missing)
+            if not missing:
+                return
+            for k in missing:
+                if k in templates:
+                    values[k] = _ag_cf._placeholder_value(templates[k], None)[0]
+                elif strict:
+                    raise _DefineFirst()
+            state.set(tuple(values))
+        return run
+
+    try:
+        return if_stmt(cond, filled(body, True), filled(orelse, True), state.get, state.set, symbol_names, nouts)
+    except _DefineFirst:  # the else branch returns, the main one does not: trace the else branch first
+        state.set(init)
+        templates.clear()
+    return if_stmt(tf.logical_not(cond), filled(orelse, False), filled(body, False), state.get, state.set,
+                   symbol_names, nouts)
+
+
+def _autocast(value: Any) -> Any:
+    """A placeholder for a Python value that a staged loop turns into a tensor (as AutoGraph does)."""
+    if isinstance(value, (bool, int, float)):
+        t = tf.convert_to_tensor(value)
+        return tf.compat.v1.placeholder(t.dtype, t.shape)
+    return value
+
+
+def _return_placeholders(body: Callable, state: _State, opts: dict) -> dict:
+    """Give a function return value not yet defined before a staged loop a placeholder of its shape.
+
+    The shape comes from one iteration traced in a scratch graph. AutoGraph would otherwise require
+    the loop to run at least once; the placeholder is never read (``do_return`` guards it).
+    """
+    init = state.get()
+    missing = [k for k, v in enumerate(init) if isinstance(v, _ag_vars.UndefinedReturnValue)]
+    if not missing:
+        return opts
+    try:
+        with _func_graph.FuncGraph("tfspore_loop_shapes").as_default():
+            state.set(tuple(tf.nest.map_structure(_autocast, v) for v in init))
+            body()
+            first = state.get()
+    except (UnboundLocalError, TypeError, ValueError, KeyError):
+        return opts  # AutoGraph's own handling reports the problem
+    finally:
+        state.set(init)
+    values = list(init)
+    invariants = list(opts.get("shape_invariants", ()))
+    for k in missing:
+        value, invariant = _ag_cf._placeholder_value(first[k], None, init[k])
+        values[k] = value
+        if invariant is not None:
+            invariants.append((value, invariant))
+    state.set(tuple(values))
+    return dict(opts, shape_invariants=tuple(invariants)) if invariants else opts
+
+
+def _staged_while(test: Callable, body: Callable, state: _State, symbol_names: tuple, opts: dict) -> None:
+    opts = _return_placeholders(body, state, opts)
+    _ORIGINAL["while_stmt"](lambda: _cond(test()), body, state.get, state.set, symbol_names, opts)
+
+
+class _TensorRange:
+    """``range(...)`` with a bound known only when the graph runs: it drives a ``for`` loop."""
+
+    def __init__(self, start: tf.Tensor, stop: tf.Tensor, step: tf.Tensor) -> None:
+        self.start, self.stop, self.step = start, stop, step
+
+    def __iter__(self) -> Any:
+        raise TypeError("For 'range', a bound that is a Tensor known only when the graph runs can only drive a "
+                        "'for' loop in a compiled construct; it has no elements before the graph runs.")
+
+    def in_range(self, index: tf.Tensor) -> tf.Tensor:
+        """Whether ``index`` is still inside the range."""
+        step = tf.get_static_value(self.step)
+        if step is not None:
+            return index < self.stop if step > 0 else index > self.stop
+        return tf.logical_or(tf.logical_and(self.step > 0, index < self.stop),
+                             tf.logical_and(self.step < 0, index > self.stop))
+
+
+def _tensor_range(*args: Any) -> Any:
+    """``range`` whose bounds may be Tensors known only when the graph runs."""
+    if not any(_is_symbolic(a) for a in args):
+        return _ORIGINAL["overload_of"](range)(*args)
+    if not 1 <= len(args) <= 3:
+        raise TypeError(f"range expected at most 3 arguments, got {len(args)}")
+    dtypes = set()
+    for a in args:
+        if isinstance(a, Tensor):
+            dt = tf.as_dtype(a._value().dtype)
+            if not dt.is_integer:
+                raise TypeError(f"For 'range', the bound must be an int Tensor, but got a Tensor of dtype {dt.name}.")
+            dtypes.add(dt)
+    dtype = dtypes.pop() if len(dtypes) == 1 else tf.int64
+    bounds = [tf.cast(_scalar(a, "range"), dtype) if isinstance(a, Tensor) else tf.constant(a, dtype) for a in args]
+    if len(bounds) == 1:
+        bounds = [tf.zeros([], dtype)] + bounds
+    if len(bounds) == 2:
+        bounds.append(tf.ones([], dtype))
+    if tf.get_static_value(bounds[2]) == 0:
+        raise ValueError("range() arg 3 must not be zero")
+    return _TensorRange(*bounds)
+
+
+def _tensor_int(x: Any = 0, *base: Any) -> Any:
+    if base or not _is_symbolic(x):
+        return _ORIGINAL["overload_of"](int)(x, *base)
+    t = _scalar(x, "int")
+    return Tensor._from_tf(t if t.dtype.is_integer else tf.cast(t, tf.int64))
+
+
+def _tensor_float(x: Any = 0.0) -> Any:
+    if not _is_symbolic(x):
+        return _ORIGINAL["overload_of"](float)(x)
+    t = _scalar(x, "float")
+    return Tensor._from_tf(t if t.dtype.is_floating else tf.cast(t, tf.float32))
+
+
+def _tensor_bool(*x: Any) -> Any:
+    if not x or not _is_symbolic(x[0]):
+        return bool(*x)
+    return Tensor._from_tf(_cond(x[0]))
+
+
+_BUILTINS = {int: _tensor_int, float: _tensor_float, bool: _tensor_bool, range: _tensor_range}
+
+
+def _overload_of(f: Any) -> Any:
+    """AutoGraph's builtin overloads, with ``int``/``float``/``bool``/``range`` of graph-time Tensors."""
+    try:
+        special = _BUILTINS.get(f)
+    except TypeError:  # unhashable callable
+        special = None
+    return special if special is not None else _ORIGINAL["overload_of"](f)
+
+
+# ----------------------------------------------------------------- operators of converted code
+def _tensor_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    if isinstance(cond, Tensor):
+        return _staged_if(_cond(cond), body, orelse, _State(get_state, set_state), symbol_names, nouts)
+    return _ORIGINAL["if_stmt"](cond, body, orelse, get_state, set_state, symbol_names, nouts)
+
+
+def _tensor_while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    # Python iterations while the condition is a Python value; from the first Tensor condition on,
+    # the remaining iterations are one staged loop (e.g. ``while i < n:`` ended by a ``return`` on a Tensor).
+    # As AutoGraph does, the first condition is evaluated in a scratch graph: a staged loop evaluates it again.
+    if tf.executing_eagerly():
+        result = test()
+    else:
+        with _func_graph.FuncGraph("tfspore_while_test").as_default():
+            result = test()
+    while True:
+        if isinstance(result, (Tensor, tf.Tensor)):
+            return _staged_while(test, body, _State(get_state, set_state), symbol_names, opts)
+        if not result:
+            return None
+        body()
+        result = test()
+
+
+def _range_for_stmt(rng, extra_test, body, get_state, set_state, symbol_names, opts):
+    """``for i in range(t)`` with a graph-time bound, as a staged while loop over a Tensor index."""
+    index = [Tensor._from_tf(rng.start)]
+
+    def aug_get_state():
+        return (index[0],) + tuple(get_state())
+
+    def aug_set_state(values):
+        index[0] = values[0]
+        set_state(values[1:])
+
+    def test():
+        in_range = Tensor._from_tf(rng.in_range(tf.convert_to_tensor(index[0]._value())))
+        return in_range if extra_test is None else _tensor_and(lambda: in_range, extra_test)
+
+    def aug_body():
+        current = index[0]
+        body(current)
+        index[0] = Tensor._from_tf(tf.convert_to_tensor(current._value()) + rng.step)
+
+    _staged_while(test, aug_body, _State(aug_get_state, aug_set_state), ("<index>",) + tuple(symbol_names), opts)
+
+
+def _tensor_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    if isinstance(iter_, _TensorRange):
+        return _range_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+    for_stmt = _ORIGINAL["for_stmt"]
+    # A Python loop (unrolled) whose break/return depends on a Tensor: once the loop's stop
+    # test is a Tensor, each further iteration runs under a tf.cond on it, as MindSpore unrolls.
+    if extra_test is None or not isinstance(iter_, _PYTHON_ITERABLES):
+        return for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+    pending = [None]
+
+    def guarded_test():
+        result = extra_test()
+        if isinstance(result, Tensor):
+            pending[0] = _cond(result)
+            return True
+        pending[0] = None
+        return result
+
+    def guarded_body(target):
+        if pending[0] is None:
+            return body(target)
+        return _staged_if(pending[0], lambda: body(target), lambda: None, _State(get_state, set_state),
+                          symbol_names, len(symbol_names))
+
+    return for_stmt(iter_, guarded_test, guarded_body, get_state, set_state, symbol_names, opts)
+
+
+def _tensor_if_exp(cond, if_true, if_false, expr_repr):
+    if isinstance(cond, Tensor):
+        state = _State(tuple, lambda values: None)
+        out = tf.cond(_cond(cond), lambda: state.unwrap(if_true()), lambda: state.unwrap(if_false()))
+        return state.rewrap(out)
+    return _ORIGINAL["if_exp"](cond, if_true, if_false, expr_repr)
+
+
+def _tensor_not(a):
+    if isinstance(a, Tensor):
+        return Tensor._from_tf(tf.logical_not(_cond(a)))
+    return _ORIGINAL["not_"](a)
+
+
+def _tensor_and(a, b):
+    a_val = a()
+    if isinstance(a_val, Tensor):
+        c = _cond(a_val)
+        return Tensor._from_tf(tf.cond(c, lambda: _as_bool(b()), lambda: c))
+    return _ORIGINAL["and_"](lambda: a_val, b)
+
+
+def _tensor_or(a, b):
+    a_val = a()
+    if isinstance(a_val, Tensor):
+        c = _cond(a_val)
+        return Tensor._from_tf(tf.cond(c, lambda: c, lambda: _as_bool(b())))
+    return _ORIGINAL["or_"](lambda: a_val, b)
+
+
+def _tensor_assert_stmt(expression1, expression2):
+    if _is_symbolic(expression1):
+        message = expression2()
+        # AutoGraph passes 'Assertion error' for an assert without a message (Python's is empty)
+        text = "" if message == "Assertion error" else str(message)
+        return tf.debugging.Assert(_cond(expression1), [tf.constant(_ASSERT_TAG + text)])
+    return _ORIGINAL["assert_stmt"](expression1, expression2)
+
+
 def _install() -> None:
     """Extend the operators of AutoGraph-converted code to tfspore Tensor conditions (once)."""
     if _ag_api is None:
@@ -140,72 +474,15 @@ def _install() -> None:
     ag = _ag_api._TRANSPILER.get_extra_locals()["ag__"]
     if getattr(ag, "_tfspore_tensors", False):
         return
-    if_stmt, while_stmt, if_exp, for_stmt = ag.if_stmt, ag.while_stmt, ag.if_exp, ag.for_stmt
-    not_, and_, or_ = ag.not_, ag.and_, ag.or_
-
-    def tensor_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
-        if isinstance(cond, Tensor):
-            state = _State(get_state, set_state)
-            return if_stmt(_cond(cond), body, orelse, state.get, state.set, symbol_names, nouts)
-        return if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts)
-
-    def tensor_while_stmt(test, body, get_state, set_state, symbol_names, opts):
-        state = _State(get_state, set_state)
-        return while_stmt(lambda: _cond(test()), body, state.get, state.set, symbol_names, opts)
-
-    def tensor_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
-        # A Python loop (unrolled) whose break/return depends on a Tensor: once the loop's stop
-        # test is a Tensor, each further iteration runs under a tf.cond on it, as MindSpore unrolls.
-        if extra_test is None or not isinstance(iter_, _PYTHON_ITERABLES):
-            return for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
-        pending = [None]
-
-        def guarded_test():
-            result = extra_test()
-            if isinstance(result, Tensor):
-                pending[0] = _cond(result)
-                return True
-            pending[0] = None
-            return result
-
-        def guarded_body(target):
-            if pending[0] is None:
-                return body(target)
-            state = _State(get_state, set_state)
-            return if_stmt(pending[0], lambda: body(target), lambda: None, state.get, state.set, symbol_names,
-                           len(symbol_names))
-
-        return for_stmt(iter_, guarded_test, guarded_body, get_state, set_state, symbol_names, opts)
-
-    def tensor_if_exp(cond, if_true, if_false, expr_repr):
-        if isinstance(cond, Tensor):
-            state = _State(tuple, lambda values: None)
-            out = tf.cond(_cond(cond), lambda: state.unwrap(if_true()), lambda: state.unwrap(if_false()))
-            return state.rewrap(out)
-        return if_exp(cond, if_true, if_false, expr_repr)
-
-    def tensor_not(a):
-        if isinstance(a, Tensor):
-            return Tensor._from_tf(tf.logical_not(_cond(a)))
-        return not_(a)
-
-    def tensor_and(a, b):
-        a_val = a()
-        if isinstance(a_val, Tensor):
-            c = _cond(a_val)
-            return Tensor._from_tf(tf.cond(c, lambda: _as_bool(b()), lambda: c))
-        return and_(lambda: a_val, b)
-
-    def tensor_or(a, b):
-        a_val = a()
-        if isinstance(a_val, Tensor):
-            c = _cond(a_val)
-            return Tensor._from_tf(tf.cond(c, lambda: c, lambda: _as_bool(b())))
-        return or_(lambda: a_val, b)
-
-    ag.if_stmt, ag.while_stmt, ag.if_exp = tensor_if_stmt, tensor_while_stmt, tensor_if_exp
-    ag.for_stmt = tensor_for_stmt
-    ag.not_, ag.and_, ag.or_ = tensor_not, tensor_and, tensor_or
+    operators = {"if_stmt": _tensor_if_stmt, "while_stmt": _tensor_while_stmt, "for_stmt": _tensor_for_stmt,
+                 "if_exp": _tensor_if_exp, "not_": _tensor_not, "and_": _tensor_and, "or_": _tensor_or,
+                 "assert_stmt": _tensor_assert_stmt}
+    for name, fn in operators.items():
+        _ORIGINAL[name] = getattr(ag, name)
+        setattr(ag, name, fn)
+    # builtins called from converted code: int(t), float(t), bool(t), range(t)
+    _ORIGINAL["overload_of"] = _ag_builtins.overload_of
+    _ag_builtins.overload_of = _overload_of
     ag._tfspore_tensors = True
 
 

@@ -269,10 +269,39 @@ BINARY_OPS: dict[str, Callable] = {
 # element-wise and shape-preserving for equal shapes: traced with NHWC operands when both are NCHW transposes
 _LAYOUT_FREE = frozenset(("add", "sub", "mul", "truediv", "maximum", "minimum"))
 
+# MindSpore's primitive behind each element-wise operator (named in shape errors)
+_PRIMITIVE_NAMES = {
+    "add": "Add", "sub": "Sub", "mul": "Mul", "truediv": "Div", "floordiv": "FloorDiv", "mod": "FloorMod",
+    "pow": "Pow", "and": "BitwiseAnd", "or": "BitwiseOr", "xor": "BitwiseXor", "eq": "Equal", "ne": "NotEqual",
+    "lt": "Less", "le": "LessEqual", "gt": "Greater", "ge": "GreaterEqual", "maximum": "Maximum",
+    "minimum": "Minimum",
+}
+
+
+def check_broadcast(op: str, a: tf.Tensor, b: tf.Tensor, names: tuple[str, str] = ("input1", "input2")) -> None:
+    """Raise MindSpore's ValueError when the static shapes of ``a`` and ``b`` cannot broadcast.
+
+    Checked at trace time from static shapes (no per-step cost); unknown dimensions pass, and
+    TensorFlow checks them when the op runs.
+    """
+    sa, sb = a.shape, b.shape
+    if sa.rank is None or sb.rank is None:
+        return
+    la, lb = sa.as_list(), sb.as_list()
+    for k in range(1, min(len(la), len(lb)) + 1):
+        x, y = la[-k], lb[-k]
+        if x is not None and y is not None and x != y and x != 1 and y != 1:
+            n1, n2 = names
+            raise ValueError(f"For '{op}', {n1}.shape and {n2}.shape need to broadcast. The value of {n1}.shape[{-k}] "
+                             f"or {n2}.shape[{-k}] must be 1 or -1 when they are not the same, but got {n1}.shape = "
+                             f"{tuple(la)} and {n2}.shape = {tuple(lb)}.")
+
 
 def binary(op: str, a: Any, b: Any) -> tf.Tensor:
     """Apply the named operator to two operands after MindSpore's promotion."""
     ta, tb = promote(a, b)
+    if op in _PRIMITIVE_NAMES:
+        check_broadcast(_PRIMITIVE_NAMES[op], ta, tb)
     if op in _LAYOUT_FREE and not tf.executing_eagerly():
         from tfspore.ops.function._layout import binary_through_nchw  # pylint: disable=import-outside-toplevel
         out = binary_through_nchw(BINARY_OPS[op], ta, tb)

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfspore._internal import runtime_check
 from tfspore.common import _control_flow, _state
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
 
@@ -113,7 +114,12 @@ class _JitFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not tf.executing_eagerly():
             return _control_flow.call(self._fn, args, kwargs)  # inside another trace: inline
-        return _wrap_nest(self._compiled()(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
+        try:
+            return _wrap_nest(self._compiled()(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
+        except tf.errors.InvalidArgumentError as e:  # a failed `assert` on a Tensor is an AssertionError
+            _control_flow.raise_assertion(e)
+            runtime_check.raise_runtime_error(e)  # a failed index check: RuntimeError
+            raise
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         if instance is None:

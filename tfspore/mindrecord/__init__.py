@@ -22,8 +22,11 @@ from tfspore.mindrecord.core.shardutils import FAILED, SUCCESS
 from tfspore.mindrecord.filereader import FileReader
 from tfspore.mindrecord.filewriter import FileWriter
 from tfspore.mindrecord.mindpage import MindPage
+from tfspore.mindrecord.tools import (Cifar10ToMR, Cifar100ToMR, CsvToMR, ImageNetToMR, MnistToMR,
+                                      TFRecordToMR)
 
-__all__ = ["FileWriter", "FileReader", "MindPage", "SUCCESS", "FAILED"] + list(_exceptions_all)
+__all__ = ["FileWriter", "FileReader", "MindPage", "Cifar10ToMR", "Cifar100ToMR", "CsvToMR", "ImageNetToMR",
+           "MnistToMR", "TFRecordToMR", "SUCCESS", "FAILED"] + list(_exceptions_all)
 
 # Keep last: missing MindSpore names on the modules imported above raise a clear error.
 from tfspore._missing import install_missing_name_hooks as _install_missing_name_hooks  # noqa: E402

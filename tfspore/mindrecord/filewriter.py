@@ -241,7 +241,10 @@ class FileWriter:
                                            f"path: {item}.\nIf you do not want to keep the files, set the "
                                            f"'overwrite' parameter to True and try again.")
                     os.remove(item)
-        self._shards = [ShardWriter(p, k, self._page_size) for k, p in enumerate(self._paths)]
+        # MindSpore's parallel writer makes its shards with the default sizes: set_page_size and
+        # set_header_size have no effect there.
+        page_size = su.DEFAULT_PAGE_SIZE if self._parallel_writer else self._page_size
+        self._shards = [ShardWriter(p, k, page_size) for k, p in enumerate(self._paths)]
 
     def _verify(self, raw_data: List[dict]) -> List[dict]:
         """Rows that match the schema; the others are dropped with a warning, as MindSpore does."""
@@ -374,11 +377,13 @@ class FileWriter:
         self._flushed = True
         header = {"schema": self._schema, "desc": self._desc, "blob_fields": self._blob_fields}
         index = self._index_list()
-        total = self._compression + sum(shard.compression for shard in self._shards)
+        # MindSpore sums the bytes saved over all rows (negative where compression grew a row)
+        # and records a negative total as 0.
+        total = max(0, self._compression + sum(shard.compression for shard in self._shards))
         for shard in self._shards:
             if self._parallel_writer:
                 # MindSpore's parallel writer makes each shard a standalone file.
-                shard.commit(self._header_size, dict(header, compression_size=shard.compression,
+                shard.commit(su.DEFAULT_HEADER_SIZE, dict(header, compression_size=max(0, shard.compression),
                                                      shard_addresses=[os.path.basename(shard.path)]),
                              index, self._schema, shard_id=0)
             else:

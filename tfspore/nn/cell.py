@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterator, Mapping
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import runtime_check
 from tfspore.common import _control_flow, _state
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple, _BufferTensor, _is_generated
@@ -1387,7 +1388,12 @@ class Cell(tf.Module):
             with _state.entered():
                 return self._run(args, kwargs)
         fn, args, kwargs = self._graph_function(args, kwargs)
-        return _wrap_nest(fn(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
+        try:
+            return _wrap_nest(fn(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
+        except tf.errors.InvalidArgumentError as e:  # a failed `assert` on a Tensor is an AssertionError
+            _control_flow.raise_assertion(e)
+            runtime_check.raise_runtime_error(e)  # a failed index check: RuntimeError
+            raise
 
     def _self_check(self) -> None:
         """Before the first run: check that ``Cell.__init__`` ran and make parameter names unique."""

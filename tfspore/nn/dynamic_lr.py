@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 
 __all__ = ["piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr", "inverse_decay_lr",
            "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr"]
@@ -37,8 +37,8 @@ def piecewise_constant_lr(milestone: Sequence[int], learning_rates: Sequence[flo
         >>> piecewise_constant_lr([1, 3], [0.1, 0.01])
         [0.1, 0.01, 0.01]
     """
-    validator.check_value_type("milestone", milestone, (tuple, list))
-    validator.check_value_type("learning_rates", learning_rates, (tuple, list))
+    validator.check_type(milestone, (tuple, list), "milestone")
+    validator.check_type(learning_rates, (tuple, list), "learning_rates")
     if len(milestone) != len(learning_rates):
         raise ValueError(f"For 'piecewise_constant_lr', the size of 'milestone' must be same with the size of "
                          f"'learning_rates', but got 'milestone' size: {len(milestone)}, 'learning_rates' size: "
@@ -47,7 +47,7 @@ def piecewise_constant_lr(milestone: Sequence[int], learning_rates: Sequence[flo
     last_item = 0
     for i, item in enumerate(milestone):
         validator.check_positive_int(item, f"milestone[{i}]")
-        validator.check_is_float(learning_rates[i], f"learning_rates[{i}]")
+        validator.check_float(learning_rates[i], f"learning_rates[{i}]", allow_int=False)
         if item < last_item:
             raise ValueError(f"For 'piecewise_constant_lr', the value of milestone[{i}] must be greater than "
                              f"milestone[{i - 1}], but got milestone[{i}]: {milestone[i]}, milestone[{i - 1}]: "
@@ -62,11 +62,11 @@ def _check_inputs(learning_rate: float, decay_rate: float, total_step: int, step
     validator.check_positive_int(total_step, "total_step")
     validator.check_positive_int(step_per_epoch, "step_per_epoch")
     validator.check_positive_int(decay_epoch, "decay_epoch")
-    validator.check_positive_float(learning_rate, "learning_rate")
-    validator.check_is_float(learning_rate, "learning_rate")
-    validator.check_positive_float(decay_rate, "decay_rate")
-    validator.check_is_float(decay_rate, "decay_rate")
-    validator.check_value_type("is_stair", is_stair, [bool])
+    validator.check_positive_float(learning_rate, "learning_rate", allow_int=False)
+    validator.check_float(learning_rate, "learning_rate", allow_int=False)
+    validator.check_positive_float(decay_rate, "decay_rate", allow_int=False)
+    validator.check_float(decay_rate, "decay_rate", allow_int=False)
+    validator.check_type(is_stair, [bool], "is_stair")
 
 
 def exponential_decay_lr(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int,
@@ -202,9 +202,9 @@ def cosine_decay_lr(min_lr: float, max_lr: float, total_step: int, step_per_epoc
     if not isinstance(min_lr, float):
         raise TypeError(f"For 'cosine_decay_lr', the argument 'min_lr' must be type of float, but got 'min_lr' type: "
                         f"{type(min_lr)}.")
-    validator.check_non_negative_float(min_lr, "min_lr", None)
-    validator.check_positive_float(max_lr, "max_lr")
-    validator.check_is_float(max_lr, "max_lr")
+    validator.check_non_negative_float(min_lr, "min_lr", None, allow_int=False)
+    validator.check_positive_float(max_lr, "max_lr", allow_int=False)
+    validator.check_float(max_lr, "max_lr", allow_int=False)
     validator.check_positive_int(total_step, "total_step")
     validator.check_positive_int(step_per_epoch, "step_per_epoch")
     validator.check_positive_int(decay_epoch, "decay_epoch")
@@ -246,18 +246,18 @@ def polynomial_decay_lr(learning_rate: float, end_learning_rate: float, total_st
         >>> polynomial_decay_lr(0.1, 0.01, 3, 1, 2, 0.5)
         [0.1, 0.07363961030678928, 0.01]
     """
-    validator.check_positive_float(learning_rate, "learning_rate")
-    validator.check_is_float(learning_rate, "learning_rate")
+    validator.check_positive_float(learning_rate, "learning_rate", allow_int=False)
+    validator.check_float(learning_rate, "learning_rate", allow_int=False)
     if not isinstance(end_learning_rate, float):
         raise TypeError(f"For 'polynomial_decay_lr', the argument 'end_learning_rate' must be type of float, but got "
                         f"'end_learning_rate' type: {type(end_learning_rate)}.")
-    validator.check_non_negative_float(end_learning_rate, "end_learning_rate", None)
-    validator.check_positive_float(power, "power")
-    validator.check_is_float(power, "power")
+    validator.check_non_negative_float(end_learning_rate, "end_learning_rate", None, allow_int=False)
+    validator.check_positive_float(power, "power", allow_int=False)
+    validator.check_float(power, "power", allow_int=False)
     validator.check_positive_int(total_step, "total_step")
     validator.check_positive_int(step_per_epoch, "step_per_epoch")
     validator.check_positive_int(decay_epoch, "decay_epoch")
-    validator.check_value_type("update_decay_epoch", update_decay_epoch, [bool])
+    validator.check_type(update_decay_epoch, [bool], "update_decay_epoch")
     origin_decay_epoch = decay_epoch
 
     def epochs(x: int, y: int) -> tuple[int, int]:
@@ -297,7 +297,7 @@ def warmup_lr(learning_rate: float, total_step: int, step_per_epoch: int, warmup
     if not isinstance(learning_rate, float):
         raise TypeError(f"For 'warmup_lr', the argument 'learning_rate' must be type of float, but got "
                         f"'learning_rate' type: {type(learning_rate)}.")
-    validator.check_non_negative_float(learning_rate, "learning_rate", None)
+    validator.check_non_negative_float(learning_rate, "learning_rate", None, allow_int=False)
     validator.check_positive_int(warmup_epoch, "warmup_epoch")
     validator.check_positive_int(total_step, "total_step")
     validator.check_positive_int(step_per_epoch, "step_per_epoch")

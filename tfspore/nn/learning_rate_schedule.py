@@ -20,7 +20,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 
 __all__ = ["ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR", "PolynomialDecayLR",
            "WarmUpLR"]
@@ -63,11 +63,11 @@ class LearningRateSchedule(Cell):
 
 def _check_inputs(learning_rate: Any, decay_rate: Any, decay_steps: Any, is_stair: Any, cls_name: str) -> None:
     validator.check_positive_int(decay_steps, "decay_steps", cls_name)
-    validator.check_positive_float(learning_rate, "learning_rate", cls_name)
-    validator.check_is_float(learning_rate, "learning_rate", cls_name)
-    validator.check_positive_float(decay_rate, "decay_rate", cls_name)
-    validator.check_is_float(decay_rate, "decay_rate", cls_name)
-    validator.check_value_type("is_stair", is_stair, [bool], cls_name)
+    validator.check_positive_float(learning_rate, "learning_rate", cls_name, allow_int=False)
+    validator.check_float(learning_rate, "learning_rate", cls_name, allow_int=False)
+    validator.check_positive_float(decay_rate, "decay_rate", cls_name, allow_int=False)
+    validator.check_float(decay_rate, "decay_rate", cls_name, allow_int=False)
+    validator.check_type(is_stair, [bool], "is_stair", cls_name)
 
 
 class ExponentialDecayLR(LearningRateSchedule):
@@ -231,9 +231,9 @@ class CosineDecayLR(LearningRateSchedule):
         if not isinstance(min_lr, float):
             raise TypeError(f"For 'CosineDecayLR', the argument 'min_lr' must be type of float, but got 'min_lr' "
                             f"type: {type(min_lr)}.")
-        validator.check_non_negative_float(min_lr, "min_lr", self.cls_name)
-        validator.check_positive_float(max_lr, "max_lr", self.cls_name)
-        validator.check_is_float(max_lr, "max_lr", self.cls_name)
+        validator.check_non_negative_float(min_lr, "min_lr", self.cls_name, allow_int=False)
+        validator.check_positive_float(max_lr, "max_lr", self.cls_name, allow_int=False)
+        validator.check_float(max_lr, "max_lr", self.cls_name, allow_int=False)
         validator.check_positive_int(decay_steps, "decay_steps", self.cls_name)
         if min_lr >= max_lr:
             raise ValueError(f"For 'CosineDecayLR', the 'max_lr' must be greater than the 'min_lr', but got 'max_lr' "
@@ -282,16 +282,16 @@ class PolynomialDecayLR(LearningRateSchedule):
     def __init__(self, learning_rate: float, end_learning_rate: float, decay_steps: int, power: float,
                  update_decay_steps: bool = False) -> None:
         super().__init__()
-        validator.check_positive_float(learning_rate, "learning_rate")
-        validator.check_is_float(learning_rate, "learning_rate")
+        validator.check_positive_float(learning_rate, "learning_rate", allow_int=False)
+        validator.check_float(learning_rate, "learning_rate", allow_int=False)
         if not isinstance(end_learning_rate, float):
             raise TypeError(f"For 'PolynomialDecayLR', the argument 'end_learning_rate' must be type of float, but "
                             f"got 'end_learning_rate' type: {type(end_learning_rate)}.")
-        validator.check_non_negative_float(end_learning_rate, "end_learning_rate", self.cls_name)
+        validator.check_non_negative_float(end_learning_rate, "end_learning_rate", self.cls_name, allow_int=False)
         validator.check_positive_int(decay_steps, "decay_steps", self.cls_name)
-        validator.check_value_type("update_decay_steps", update_decay_steps, [bool], self.cls_name)
-        validator.check_positive_float(power, "power", self.cls_name)
-        validator.check_is_float(power, "power", self.cls_name)
+        validator.check_type(update_decay_steps, [bool], "update_decay_steps", self.cls_name)
+        validator.check_positive_float(power, "power", self.cls_name, allow_int=False)
+        validator.check_float(power, "power", self.cls_name, allow_int=False)
         self.decay_steps = decay_steps
         self.start_learning_rate = learning_rate
         self.end_learning_rate = end_learning_rate
@@ -338,7 +338,7 @@ class WarmUpLR(LearningRateSchedule):
         if not isinstance(learning_rate, float):
             raise TypeError(f"For 'WarmUpLR', the argument 'learning_rate' must be type of float, but got "
                             f"'learning_rate' type: {type(learning_rate)}.")
-        validator.check_non_negative_float(learning_rate, "learning_rate", self.cls_name)
+        validator.check_non_negative_float(learning_rate, "learning_rate", self.cls_name, allow_int=False)
         validator.check_positive_int(warmup_steps, "warmup_steps", self.cls_name)
         self.warmup_steps = warmup_steps
         self.learning_rate = learning_rate

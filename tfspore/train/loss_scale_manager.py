@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 
 __all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager"]
 

@@ -21,6 +21,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import runtime_check, validator
 from tfspore.context import ParallelMode  # noqa: F401  (MindSpore 1.x path: mindspore.train.model.ParallelMode)
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
 from tfspore.nn.cell import Cell, GraphCell
@@ -35,18 +36,22 @@ _BOOST_LEVELS = ["O0", "O1", "O2"]
 _KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
 
 
-def _check_int(value: Any, positive: bool = True) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"The input value must be int, but got '{type(value).__name__}'.")
-    if positive and value <= 0:
-        raise ValueError(f"The input value must be int and must > 0, but got '{value}' with type 'int'.")
+def _check_int(value: Any, name: str, api: str, positive: bool = True) -> int:
+    return (validator.check_positive_int if positive else validator.check_non_negative_int)(value, name, api)
+
+
+def _check_bool(value: Any, name: str, api: str) -> bool:
+    if not isinstance(value, bool):  # a numpy bool is not accepted here, as MindSpore
+        raise validator.type_error(value, name, api, "a bool")
     return value
 
 
-def _check_bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"The input value must be a bool, but got {type(value).__name__}.")
-    return value
+def _dataset_arg(api: str, name: str, dataset: Any) -> Any:
+    """``dataset`` as a tfspore Dataset; TypeError naming ``api`` and the argument ``name`` otherwise."""
+    try:
+        return _as_dataset(api, dataset)
+    except TypeError:
+        raise validator.type_error(dataset, name, api, "a tfspore dataset or a tf.data.Dataset") from None
 
 
 def _callback_module() -> Any:
@@ -90,7 +95,14 @@ class Model:
             _logger.warning("For 'Model', 'acc_level' is deprecated; use 'boost_level' instead.")
             boost_level = kwargs.pop("acc_level")
         if not isinstance(network, Cell):
-            raise TypeError(f"The type of 'network' should be 'Cell', but got type '{type(network).__name__}'.")
+            raise validator.type_error(network, "network", "Model", "a Cell")
+        for name, value in (("loss_fn", loss_fn), ("optimizer", optimizer), ("eval_network", eval_network)):
+            if value is not None and not isinstance(value, Cell) and not callable(value):
+                raise validator.type_error(value, name, "Model", "a Cell or None")
+        if amp_level not in _AMP_LEVELS:
+            raise validator.value_error(amp_level, "amp_level", "Model", f"one of {_AMP_LEVELS}")
+        if boost_level not in _BOOST_LEVELS:
+            raise validator.value_error(boost_level, "boost_level", "Model", f"one of {_BOOST_LEVELS}")
         if amp_level != "O0" and optimizer is None:
             raise ValueError("Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
                              "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed "
@@ -109,6 +121,8 @@ class Model:
         self._boost_config = kwargs.get("boost_config_dict")
         self._amp_level = amp_level
         self._boost_level = boost_level
+        if metrics is not None and not isinstance(metrics, (dict, set)):
+            raise validator.type_error(metrics, "metrics", "Model", "None, a dict or a set")
         self._metric_fns = self._get_metrics(metrics)
         if self._metric_fns and loss_fn is None and eval_network is None:
             raise ValueError("If `metrics` is set, `eval_network` must not be None. Do not set `metrics` if you don't "
@@ -288,23 +302,22 @@ class Model:
     # -------------------------------------------------------------- train
     def _validate_train(self, api: str, epoch: Any, train_dataset: Any, dataset_sink_mode: Any, sink_size: Any,
                         initial_epoch: Any) -> tuple[Any, int]:
-        _check_bool(dataset_sink_mode)
+        _check_bool(dataset_sink_mode, "dataset_sink_mode", api)
         if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
             raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
         if self._build_epoch is not None and epoch != self._build_epoch:
             raise ValueError("when use Model.build to initialize model, the value of parameter 'epoch' in Model.build "
                              f"should be equal to value in Model.train, but got {self._build_epoch} and {epoch} "
                              "separately.")
-        if not isinstance(sink_size, int) or isinstance(sink_size, bool):
-            raise TypeError(f"The input value must be int, but got '{type(sink_size).__name__}'.")
-        _check_int(epoch)
-        _check_int(initial_epoch, positive=False)
+        validator.check_int(sink_size, "sink_size", api)
+        _check_int(epoch, "epoch", api)
+        _check_int(initial_epoch, "initial_epoch", api, positive=False)
         if initial_epoch < 0:
             raise ValueError(f"For '{api}', the 'initial_epoch' must be a non-negative int, but got {initial_epoch}.")
         if initial_epoch >= epoch:
             raise ValueError(f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got "
                              f"the parameter 'epoch' is {epoch}, 'initial_epoch' is {initial_epoch}.")
-        dataset = _as_dataset(api, train_dataset)
+        dataset = _dataset_arg(api, "train_dataset", train_dataset)
         size = dataset.get_dataset_size()
         if size == 0:
             raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
@@ -350,9 +363,10 @@ class Model:
                     self._train_sink(epoch, dataset, callbacks, cb, run_context, sink_size, initial_epoch, valid)
                 else:
                     self._train_loop(epoch, dataset, callbacks, cb, run_context, initial_epoch, valid)
-            except BaseException:
+            except BaseException as e:
                 if ckpt_cb is not None and hasattr(ckpt_cb, "_save_breakpoint"):
                     ckpt_cb._save_breakpoint(cb)
+                runtime_check.raise_runtime_error(e)  # a failed index check in a compiled loop: RuntimeError
                 raise
 
     def _end_epoch(self, dataset: Any, callbacks: Any, cb: Any, run_context: Any, valid: tuple | None) -> None:
@@ -520,7 +534,9 @@ class Model:
         if not isinstance(valid_frequency, (int, list)) or isinstance(valid_frequency, bool):
             raise TypeError("For 'Model.fit', the type of 'valid_frequency' must be a list or an integer, but got type "
                             f"{type(valid_frequency)}.")
-        _check_bool(valid_dataset_sink_mode)
+        if isinstance(valid_frequency, int) and valid_frequency <= 0:
+            raise validator.value_error(valid_frequency, "valid_frequency", "Model.fit", "a positive int or a list")
+        _check_bool(valid_dataset_sink_mode, "valid_dataset_sink_mode", "Model.fit")
         if valid_dataset is not None and not self._metric_fns:
             raise ValueError("For 'Model.fit', if valid_dataset is not None, the model argument 'metrics' can not be"
                              "None or empty, you should set the argument 'metrics' for model.")
@@ -565,13 +581,13 @@ class Model:
         Raises:
             ValueError: when the Model has no metrics.
         """
-        _check_bool(dataset_sink_mode)
+        _check_bool(dataset_sink_mode, "dataset_sink_mode", "Model.eval")
         if not self._metric_fns:
             raise ValueError("For Model.eval, the model argument 'metrics' can not be None or empty, you should set "
                              "the argument 'metrics' for model.")
         if isinstance(self._eval_network, GraphCell) and dataset_sink_mode:
             raise ValueError("Sink mode is currently not supported when evaluating with a GraphCell.")
-        dataset = _as_dataset("Model.eval", valid_dataset)
+        dataset = _dataset_arg("Model.eval", "valid_dataset", valid_dataset)
         cbm = _callback_module()
         cb_list = cbm._normalize_callbacks(callbacks)
         cbm._check_old_style_callbacks(cb_list, fit=False)
@@ -677,7 +693,7 @@ class Model:
             raise ValueError("The argument 'train_dataset' and 'valid_dataset' can not both be None or empty.")
         if valid_dataset is not None and not self._metric_fns:
             raise RuntimeError("If define `valid_dataset`, metric fn can not be None or empty.")
-        _check_int(epoch)
+        _check_int(epoch, "epoch", "Model.build")
         if train_dataset is not None:
             dataset = _as_dataset("Model.build", train_dataset)
             self._train_network.set_train(True)
@@ -717,7 +733,7 @@ class Model:
             RuntimeError: outside a multi-replica strategy or MindSpore's parallel modes.
             ValueError: when ``dataset_sink_mode`` is False or the dataset is empty.
         """
-        _check_bool(dataset_sink_mode)
+        _check_bool(dataset_sink_mode, "dataset_sink_mode", "Model.infer_train_layout")
         if not dataset_sink_mode:
             raise ValueError("Only dataset sink mode is supported for now.")
         layout = self._layout("infer_train_layout", self._train_network)

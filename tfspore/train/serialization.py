@@ -593,6 +593,11 @@ def _read_content(path: str, dec_key: bytes | None, dec_mode: str, crc_check: bo
                              "please pass in the correct 'dec_key' or check the file integrity.") from e
     has_crc = content[-_CRC_TRAILER_LEN:-10] == _CRC_MARK
     if crc_check and not has_crc:
+        if dec_key is None:
+            # MindSpore only warns; a CRC file cut at a record boundary would then load with entries missing
+            raise ValueError(f"For 'load_checkpoint', the 'crc_check' is True, but the ckpt file {path} does not end "
+                             f"with a CRC trailer: it is truncated or was saved without crc_check (load it with "
+                             f"crc_check=False then).")
         _logger.warning("For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file.")
     full = None
     if has_crc:

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import tensorflow as tf
 
+from tfspore.dataset.core import config
+from tfspore.dataset.engine import _process_map
 from tfspore.dataset.engine import _python_ops as py
-from tfspore.dataset.engine import _validation as v
+from tfspore.dataset.engine._batched_map import build_batched
+from tfspore._internal import validator as v
+from tfspore.dataset.engine._columns import check_known_columns
 from tfspore.dataset.engine import samplers as _samplers
 from tfspore.dataset.engine.datasets import (AUTOTUNE, BatchInfo, Dataset, MappableSource, _as_tuple,
                                              _context)
@@ -60,10 +65,13 @@ class MapDataset(Dataset):
             if op is None or not (callable(op) or hasattr(op, "_tf_apply")):
                 raise TypeError(f"For '{api}', operations[{i}] must be a transform or a callable, but got {op!r}.")
         self.operations = ops
+        self.python_multiprocessing = v.check_bool(kwargs.get("python_multiprocessing", False),
+                                                   "python_multiprocessing", api)
+        self._workers: list = []  # ProcessMaps of this node (python_multiprocessing)
         child_cols = input_dataset.column_names
-        inputs = v.check_columns(input_columns, "input_columns", api, allow_none=True) or child_cols[:1]
-        v.check_known_columns(inputs, child_cols, "input_columns", api)
-        outputs = v.check_columns(output_columns, "output_columns", api, allow_none=True) or list(inputs)
+        inputs = v.check_unique_names(input_columns, "input_columns", api, allow_none=True) or child_cols[:1]
+        check_known_columns(inputs, child_cols, "input_columns", api)
+        outputs = v.check_unique_names(output_columns, "output_columns", api, allow_none=True) or list(inputs)
         self.input_columns = inputs
         self.output_columns = outputs
         self._column_names = _replace_columns(child_cols, inputs, outputs, api)
@@ -106,13 +114,31 @@ class MapDataset(Dataset):
                     dtypes = [specs[child.column_names.index(c)].dtype for c in self.input_columns]
                 out_dtypes, ranks = dtypes, None
             dtypes = out_dtypes
-            plan.append(("py", op, py.PyCall(op, self._where, out_dtypes, ranks)))
+            plan.append(("py", op, py.PyCall(self._in_processes(op), self._where, out_dtypes, ranks)))
         if values is not None and len(values) != len(self.output_columns):
             raise RuntimeError(f"{py.PIPELINE_ERROR}\n- Dataset Pipeline Error Message:\n[ERROR] {self._where}, "
                                f"the operations returned {len(values)} column(s), but output_columns="
                                f"{self.output_columns!r} names {len(self.output_columns)}.")
         self._plan = plan
         return plan
+
+    def _in_processes(self, op: Callable) -> Callable:
+        """`op` itself, or with ``python_multiprocessing=True`` and several workers, `op` in worker processes."""
+        workers = self.num_parallel_workers or config.get_num_parallel_workers()
+        workers = min(int(workers), os.cpu_count() or 1)
+        if not self.python_multiprocessing or workers < 2 or not _process_map.available():
+            return op
+        mapped = _process_map.ProcessMap(op, workers)
+        self._workers.append(mapped)
+        return mapped
+
+    def _is_python_map(self) -> bool:
+        """Whether every operation is a Python callable (no transform, no tf.function)."""
+        return all(self._kind(op) == "py" for op in self.operations)
+
+    def _is_transform_map(self) -> bool:
+        """Whether every operation is a transform (``_tf_apply``): such maps may run at batch level."""
+        return all(self._kind(op) == "tf" for op in self.operations)
 
     @staticmethod
     def _kind(op: Any) -> str:
@@ -212,16 +238,16 @@ class BatchDataset(Dataset):
                                           f"not supported by tfspore.dataset; got batch_size={batch_size!r}.")
             self.batch_size = -1
         else:
-            self.batch_size = v.check_pos_int32(batch_size, "batch_size", api)
+            self.batch_size = v.check_int_range(batch_size, "batch_size", api, 1, v.INT32_MAX)
         self.drop_remainder = v.check_bool(drop_remainder, "drop_remainder", api)
         self.per_batch_map = kwargs.get("per_batch_map")
         if self.per_batch_map is not None and not callable(self.per_batch_map):
             raise TypeError(f"For '{api}', per_batch_map must be callable, but got {self.per_batch_map!r}.")
         child_cols = input_dataset.column_names
-        inputs = v.check_columns(kwargs.get("input_columns"), "input_columns", api, allow_none=True)
-        outputs = v.check_columns(kwargs.get("output_columns"), "output_columns", api, allow_none=True)
+        inputs = v.check_unique_names(kwargs.get("input_columns"), "input_columns", api, allow_none=True)
+        outputs = v.check_unique_names(kwargs.get("output_columns"), "output_columns", api, allow_none=True)
         if inputs is not None:
-            v.check_known_columns(inputs, child_cols, "input_columns", api)
+            check_known_columns(inputs, child_cols, "input_columns", api)
         self.input_columns = inputs or list(child_cols)
         self.output_columns = outputs or list(self.input_columns)
         if self.per_batch_map is not None:
@@ -232,7 +258,7 @@ class BatchDataset(Dataset):
         if pad_info is not None:
             if not isinstance(pad_info, dict):
                 raise TypeError(f"For '{api}', pad_info must be a dict, but got {pad_info!r}.")
-            v.check_known_columns(list(pad_info), child_cols, "pad_info", api)
+            check_known_columns(list(pad_info), child_cols, "pad_info", api)
             for key, value in pad_info.items():
                 if not (isinstance(value, tuple) and len(value) == 2):
                     raise TypeError(f"For '{api}', pad_info[{key!r}] must be a tuple (pad_shape, pad_value), "
@@ -256,6 +282,10 @@ class BatchDataset(Dataset):
                 and isinstance(child, MappableSource)):
             # Rows held in memory: gather whole batches of indices instead of row by row.
             batched = child._build_batched(self.batch_size, self.drop_remainder)
+            if batched is not None:
+                return batched
+        if self.batch_size_fn is None and self.per_batch_map is None and self.pad_info is None:
+            batched = build_batched(child, self.batch_size, self.drop_remainder)  # maps at batch level
             if batched is not None:
                 return batched
         data = child._build()
@@ -509,8 +539,8 @@ class ProjectDataset(Dataset):
     def __init__(self, input_dataset: Dataset, columns: Union[str, List[str]]):
         super().__init__(input_dataset)
         api = f"{type(input_dataset).__name__}.project"
-        columns = v.check_columns(columns, "columns", api)
-        v.check_known_columns(columns, input_dataset.column_names, "columns", api)
+        columns = v.check_unique_names(columns, "columns", api)
+        check_known_columns(columns, input_dataset.column_names, "columns", api)
         self._column_names = columns
 
     def _static_size(self) -> Optional[int]:
@@ -539,12 +569,12 @@ class RenameDataset(Dataset):
     def __init__(self, input_dataset: Dataset, input_columns: Any, output_columns: Any):
         super().__init__(input_dataset)
         api = f"{type(input_dataset).__name__}.rename"
-        inputs = v.check_columns(input_columns, "input_columns", api)
-        outputs = v.check_columns(output_columns, "output_columns", api)
+        inputs = v.check_unique_names(input_columns, "input_columns", api)
+        outputs = v.check_unique_names(output_columns, "output_columns", api)
         if len(inputs) != len(outputs):
             raise ValueError(f"For '{api}', input_columns and output_columns must have the same length, but got "
                              f"input_columns={inputs!r} and output_columns={outputs!r}.")
-        v.check_known_columns(inputs, input_dataset.column_names, "input_columns", api)
+        check_known_columns(inputs, input_dataset.column_names, "input_columns", api)
         self._column_names = _replace_columns(input_dataset.column_names, inputs, outputs, api)
 
     def _static_size(self) -> Optional[int]:
@@ -620,9 +650,9 @@ class FilterDataset(Dataset):
         if not callable(predicate):
             raise TypeError(f"For '{api}', predicate must be callable, but got {predicate!r}.")
         self.predicate = predicate
-        cols = v.check_columns(input_columns, "input_columns", api, allow_none=True)
+        cols = v.check_unique_names(input_columns, "input_columns", api, allow_none=True)
         if cols is not None:
-            v.check_known_columns(cols, input_dataset.column_names, "input_columns", api)
+            check_known_columns(cols, input_dataset.column_names, "input_columns", api)
         self.input_columns = cols or list(input_dataset.column_names)
         self._column_names = input_dataset.column_names
         self._where = f"For '{type(self).__name__}' (predicate={py.describe(predicate)}, input_columns={cols!r})"

@@ -145,29 +145,36 @@ class PyCall:
         self.row_kind = row_kind
         self.unpack = unpack
 
-    def _run(self, index: Any, *args: Any) -> List[np.ndarray]:
+    def call(self, *args: Any) -> List[np.ndarray]:
+        """Call the function on numpy inputs and convert its outputs (exceptions propagate as raised)."""
         args = [decode_strings(a) for a in args]
+        result = self.fn(*args) if self.unpack else self.fn(args)
+        outputs = split_outputs(result)
+        if len(outputs) != len(self.out_dtypes):
+            raise RuntimeError(f"the callable returned {len(outputs)} column(s), but {len(self.out_dtypes)} "
+                               f"were expected (as on the first {self.row_kind})")
+        converted = []
+        for k, (out, dtype) in enumerate(zip(outputs, self.out_dtypes)):
+            arr = to_numpy(out, f"output {k}")
+            got = tf_dtype_of(arr)
+            if got != dtype:
+                if dtype == tf.string or got == tf.string:
+                    raise TypeError(f"output {k} has dtype {got.name}, but {dtype.name} was returned for the "
+                                    f"first {self.row_kind}")
+                arr = arr.astype(dtype.as_numpy_dtype)
+            converted.append(arr)
+        return converted
+
+    def failure(self, index: Any, exc: BaseException) -> str:
+        """The pipeline error message for `exc` raised on `index` (the row, batch or source index)."""
+        return (f"{self.where}, the Python callable '{describe(self.fn)}' raised {format_exception(exc)} "
+                f"while processing {self.row_kind} {int(index)} (0-based) of the current epoch.")
+
+    def _run(self, index: Any, *args: Any) -> List[np.ndarray]:
         try:
-            result = self.fn(*args) if self.unpack else self.fn(args)
-            outputs = split_outputs(result)
-            if len(outputs) != len(self.out_dtypes):
-                raise RuntimeError(f"the callable returned {len(outputs)} column(s), but {len(self.out_dtypes)} "
-                                   f"were expected (as on the first {self.row_kind})")
-            converted = []
-            for k, (out, dtype) in enumerate(zip(outputs, self.out_dtypes)):
-                arr = to_numpy(out, f"output {k}")
-                got = tf_dtype_of(arr)
-                if got != dtype:
-                    if dtype == tf.string or got == tf.string:
-                        raise TypeError(f"output {k} has dtype {got.name}, but {dtype.name} was returned for the "
-                                        f"first {self.row_kind}")
-                    arr = arr.astype(dtype.as_numpy_dtype)
-                converted.append(arr)
-            return converted
+            return self.call(*args)
         except Exception as exc:  # pylint: disable=broad-except
-            message = (f"{self.where}, the Python callable '{describe(self.fn)}' raised {format_exception(exc)} "
-                       f"while processing {self.row_kind} {int(index)} (0-based) of the current epoch.")
-            raise record_error(message, exc) from exc
+            raise record_error(self.failure(index, exc), exc) from exc
 
     def __call__(self, index: tf.Tensor, *tensors: tf.Tensor) -> List[tf.Tensor]:
         """Call inside a traced tf.data function."""

@@ -5,7 +5,7 @@ from typing import List, Optional, Sequence, Union
 
 import tensorflow as tf
 
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
 from tfspore.dataset.engine.datasets import SourceDataset
 
 __all__ = ["TFDataDataset", "from_tf_data"]
@@ -48,8 +48,8 @@ class TFDataDataset(SourceDataset):
                 raise TypeError(f"For '{api}', every component must be a dense tensor, but got {s!r}.")
         default = _flatten_spec(spec) or [f"column_{i}" for i in range(len(flat))]
         if column_names is not None:
-            names = v.check_columns(list(column_names) if not isinstance(column_names, str) else column_names,
-                                    "column_names", api)
+            names = v.check_unique_names(list(column_names) if not isinstance(column_names, str) else column_names,
+                                         "column_names", api)
             if len(names) != len(flat):
                 raise ValueError(f"For '{api}', column_names has {len(names)} name(s) but the elements have "
                                  f"{len(flat)} component(s): column_names={names!r}.")

@@ -12,7 +12,7 @@ import copy
 from types import SimpleNamespace
 from typing import Any, Optional
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
 
 __all__ = ["DatasetCache"]
 
@@ -47,19 +47,19 @@ class DatasetCache:
                  port: Optional[int] = None, num_connections: Optional[int] = None,
                  prefetch_size: Optional[int] = None) -> None:
         api = "DatasetCache"
-        c.check_int(session_id, 1, _UINT32_MAX, "session_id", api)
+        c.check_int_range(session_id, "session_id", api, 1, _UINT32_MAX)
         c.check_type(size, (int,), "size", api)
         if size != 0:
-            c.check_value(size, 1, _UINT64_MAX, "size", api)
+            c.check_range(size, "size", api, 1, _UINT64_MAX)
         c.check_type(spilling, (bool,), "spilling", api)
         if hostname is not None:
             c.check_type(hostname, (str,), "hostname", api)
         if port is not None:
-            c.check_int(port, 1025, 65535, "port", api)
+            c.check_int_range(port, "port", api, 1025, 65535)
         if num_connections is not None:
-            c.check_int(num_connections, 1, c.INT32_MAX, "num_connections", api)
+            c.check_int_range(num_connections, "num_connections", api, 1, c.INT32_MAX)
         if prefetch_size is not None:
-            c.check_int(prefetch_size, 1, c.INT32_MAX, "prefetch_size", api)
+            c.check_int_range(prefetch_size, "prefetch_size", api, 1, c.INT32_MAX)
         self.session_id = session_id
         self.size = size
         self.spilling = spilling

@@ -57,7 +57,8 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.dataset.core import config
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
+from tfspore.dataset.engine.samplers import check_shard_options
 from tfspore.dataset.engine import samplers as _samplers
 
 __all__ = ["Dataset", "SourceDataset", "MappableSource", "MappableDataset", "zip", "next_op_seed",
@@ -158,7 +159,10 @@ class Dataset:
         self.parent: List[weakref.ref] = []
         for child in self.children:
             child.parent.append(weakref.ref(self))
-        self.num_parallel_workers = v.check_num_parallel_workers(num_parallel_workers, self._api())
+        self.num_parallel_workers = None
+        if num_parallel_workers is not None:
+            self.num_parallel_workers = v.check_int_range(num_parallel_workers, "num_parallel_workers", self._api(), 1,
+                                                          v.INT32_MAX)
         self.dataset_size: Optional[int] = None
         self._first_row_cache: Optional[tuple] = None
 
@@ -227,7 +231,7 @@ class Dataset:
             if not (isinstance(shard, (tuple, list)) and len(shard) == 2):
                 raise ValueError(f"For '{self._api('to_tf_dataset')}', 'shard' must be (num_shards, shard_id), "
                                  f"but got {shard!r}.")
-            v.check_shard_options(self._api("to_tf_dataset"), None, None, None, shard[0], shard[1])
+            check_shard_options(self._api("to_tf_dataset"), None, None, None, shard[0], shard[1])
             shard = (int(shard[0]), int(shard[1]))
         self._check_tree()
         with _building(_BuildContext(shard=shard)):
@@ -295,7 +299,7 @@ class Dataset:
             2
         """
         if shard is not None:
-            v.check_shard_options(self._api("get_dataset_size"), None, None, None, shard[0], shard[1])
+            check_shard_options(self._api("get_dataset_size"), None, None, None, shard[0], shard[1])
             with _building(_BuildContext(shard=(int(shard[0]), int(shard[1])))):
                 size = self._static_size()
             if size is None:
@@ -738,7 +742,7 @@ class MappableSource(Dataset):
                  num_shards: Optional[int] = None, shard_id: Optional[int] = None, cache: Any = None):
         super().__init__(num_parallel_workers=num_parallel_workers)
         del cache
-        v.check_shard_options(self._api(), num_samples, shuffle, sampler, num_shards, shard_id)
+        check_shard_options(self._api(), num_samples, shuffle, sampler, num_shards, shard_id)
         self.num_samples = num_samples
         self.shuffle_flag = shuffle
         self.num_shards = num_shards

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
 from tfspore.dataset.engine._mindrecord_stream import BlobChunkReader
 from tfspore.dataset.engine import samplers as _samplers
 from tfspore.dataset.engine.datasets import MappableSource, _context
@@ -104,7 +104,7 @@ class MindDataset(MappableSource):
         files = [os.fspath(f) for f in dataset_files] if isinstance(dataset_files, (list, tuple)) \
             else os.fspath(dataset_files)
         self.dataset_files = files
-        names = v.check_columns(columns_list, "columns_list", api) if columns_list is not None else None
+        names = v.check_unique_names(columns_list, "columns_list", api) if columns_list is not None else None
         header_files = files if isinstance(files, list) else resolve_files(files, api)
         meta = read_header(header_files[0])["schema"][0]
         schema = meta["schema"]
@@ -147,7 +147,11 @@ class MindDataset(MappableSource):
                 if spec["type"] == "string":
                     array = np.array([str(x).encode("utf-8") for x in values] + [b""], dtype=object)[:-1]
                 else:
-                    array = np.array(values, dtype=_NP_TYPES[spec["type"]])
+                    try:
+                        array = np.array(values, dtype=_NP_TYPES[spec["type"]])
+                    except (TypeError, ValueError, OverflowError) as err:
+                        raise RuntimeError(f"For '{api}', MindRecord files {self.dataset_files!r} are corrupt: "
+                                           f"field '{name}' holds a value that is not {spec['type']}: {err}.") from err
                 self._columns.append(("dense", array))
         self._rows = n + padded
         if padded:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import tensorflow as tf
+from google.protobuf.message import DecodeError
 
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
+from tfspore.dataset.engine.samplers import check_num_samples, check_shard_options
 from tfspore.dataset.engine.datasets import SourceDataset, next_op_seed
 from tfspore.dataset.engine.samplers import Shuffle
 from tfspore.dataset.engine.datasets_mindrecord import MindDataset  # MindSpore's path of MindDataset
@@ -26,6 +29,28 @@ _SHUFFLE_BUFFER = 10000
 _KINDS = {"bytes_list": tf.string, "float_list": tf.float32, "int64_list": tf.int64}
 
 
+def _check_regular(files: List[str], api: str) -> List[str]:
+    """Refuse paths that are not regular files (a FIFO would block the reader, ``/dev/zero`` never ends)."""
+    for path in files:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as e:
+            raise ValueError(f"For '{api}', the file {path!r} in 'dataset_files' cannot be read: {e.strerror}.") from None
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket or other special file")
+            raise ValueError(f"For '{api}', the 'dataset_files' must be regular files, but got {path!r}, which is "
+                             f"{kind}.")
+    return files
+
+
+def _read_error(api: str, path: str, exc: tf.errors.OpError) -> RuntimeError:
+    """MindSpore's RuntimeError for a TFRecord file that cannot be parsed, naming the file."""
+    reason = exc.message.split("}} ", 1)[-1].split(" [Op:", 1)[0].strip()
+    return RuntimeError(f"For '{api}', failed to read the TFRecord file {path!r}: {reason}. The file is truncated, "
+                        f"corrupted or not a TFRecord file.")
+
+
 def _expand_files(dataset_files: Any, api: str) -> List[str]:
     if isinstance(dataset_files, (str, os.PathLike)):
         pattern = os.fspath(dataset_files)
@@ -33,18 +58,18 @@ def _expand_files(dataset_files: Any, api: str) -> List[str]:
         if not files:
             raise ValueError(f"For '{api}', the following patterns did not match any files: [{pattern!r}], "
                              f"dataset_files={pattern!r}.")
-        return files
+        return _check_regular(files, api)
     v.check_type(dataset_files, (list, tuple), "dataset_files", api)
     if not dataset_files:
         raise ValueError(f"For '{api}', dataset_files should not be empty, but got {dataset_files!r}.")
     missing = []
     for i, f in enumerate(dataset_files):
         v.check_type(f, (str, os.PathLike), f"dataset_files[{i}]", api)
-        if not os.path.isfile(os.fspath(f)):
+        if not os.path.exists(os.fspath(f)):  # a FIFO or device exists: refused below, by name
             missing.append(os.fspath(f))
     if missing:
         raise ValueError(f"For '{api}', the following patterns did not match any files: {missing}.")
-    return [os.fspath(f) for f in dataset_files]
+    return _check_regular([os.fspath(f) for f in dataset_files], api)
 
 
 class TFRecordDataset(SourceDataset):
@@ -87,10 +112,10 @@ class TFRecordDataset(SourceDataset):
                  cache: Any = None, compression_type: Optional[str] = None) -> None:
         api = type(self).__name__
         self.dataset_files = _expand_files(dataset_files, api)
-        v.check_shard_options(api, num_samples, shuffle, None, num_shards, shard_id)
+        check_shard_options(api, num_samples, shuffle, None, num_shards, shard_id)
         super().__init__(num_parallel_workers=num_parallel_workers, num_shards=num_shards, shard_id=shard_id)
         del cache
-        self.num_samples = v.check_num_samples(num_samples, api) or None
+        self.num_samples = check_num_samples(num_samples, api) or None
         self.shuffle_mode = self._shuffle_mode(shuffle)
         v.check_bool(shard_equal_rows, "shard_equal_rows", api)
         self.shard_equal_rows = shard_equal_rows
@@ -124,12 +149,15 @@ class TFRecordDataset(SourceDataset):
         return schema
 
     def _first_example(self) -> Optional[tf.train.Example]:
-        for raw in tf.data.TFRecordDataset(self.dataset_files[:1] if self.dataset_files else [],
-                                           compression_type=self.compression_type).take(1):
-            return tf.train.Example.FromString(raw.numpy())
-        for path in self.dataset_files[1:]:
-            for raw in tf.data.TFRecordDataset([path], compression_type=self.compression_type).take(1):
-                return tf.train.Example.FromString(raw.numpy())
+        for path in self.dataset_files:
+            try:
+                for raw in tf.data.TFRecordDataset([path], compression_type=self.compression_type).take(1):
+                    return tf.train.Example.FromString(raw.numpy())
+            except tf.errors.OpError as e:
+                raise _read_error(type(self).__name__, path, e) from None
+            except DecodeError as e:
+                raise RuntimeError(f"For '{type(self).__name__}', the first record of the TFRecord file {path!r} is "
+                                   f"not a tf.train.Example: {e}.") from None
         return None
 
     def _column_specs(self, columns_list: Optional[List[str]], api: str) -> List[Tuple[str, dict]]:
@@ -153,7 +181,7 @@ class TFRecordDataset(SourceDataset):
                 out = tf.uint8 if kind == tf.string else kind
                 specs.append((key, {"kind": kind, "dtype": out, "shape": None}))
         if columns_list is not None:
-            names = v.check_columns(columns_list, "columns_list", api)
+            names = v.check_unique_names(columns_list, "columns_list", api)
             by_name = dict(specs)
             for name in names:
                 if name not in by_name and name not in kinds:

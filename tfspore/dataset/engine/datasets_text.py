@@ -15,7 +15,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
+from tfspore.dataset.engine.samplers import check_num_samples, check_shard_options
 from tfspore.dataset.engine.datasets import SourceDataset, next_op_seed
 from tfspore.dataset.engine.datasets_standard_format import _expand_files
 from tfspore.dataset.engine.samplers import Shuffle
@@ -89,11 +90,11 @@ class CLUEDataset(SourceDataset):
         if usage not in ("train", "test", "eval"):
             raise ValueError(f"For '{api}', input usage is not within the valid set of ['train', 'test', 'eval'], "
                              f"but got {usage!r}.")
-        v.check_shard_options(api, num_samples, shuffle, None, num_shards, shard_id)
+        check_shard_options(api, num_samples, shuffle, None, num_shards, shard_id)
         super().__init__(num_parallel_workers=num_parallel_workers, num_shards=num_shards, shard_id=shard_id)
         del cache
         self.task, self.usage = task, usage
-        self.num_samples = v.check_num_samples(num_samples, api) or None
+        self.num_samples = check_num_samples(num_samples, api) or None
         if shuffle is None or shuffle is True:
             self.shuffle_mode = Shuffle.GLOBAL
         elif shuffle is False:

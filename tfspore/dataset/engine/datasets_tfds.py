@@ -12,7 +12,8 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import tensorflow as tf
 
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
+from tfspore.dataset.engine.samplers import check_num_samples, check_shard_options
 from tfspore.dataset.engine.datasets import SourceDataset, next_op_seed
 
 __all__ = ["TFDSDataset"]
@@ -74,7 +75,7 @@ class TFDSDataset(SourceDataset):
         v.check_type(split, (str,), "split", api)
         v.check_bool(download, "download", api)
         v.check_bool(as_supervised, "as_supervised", api)
-        v.check_shard_options(api, num_samples, shuffle, None, num_shards, shard_id)
+        check_shard_options(api, num_samples, shuffle, None, num_shards, shard_id)
         super().__init__(num_parallel_workers=num_parallel_workers, num_shards=num_shards, shard_id=shard_id)
         import tensorflow_datasets as tfds  # pylint: disable=import-outside-toplevel
 
@@ -82,7 +83,7 @@ class TFDSDataset(SourceDataset):
         self.split = split
         self.as_supervised = as_supervised
         self.shuffle_flag = shuffle is None or bool(shuffle)
-        self.num_samples = v.check_num_samples(num_samples, api) or None
+        self.num_samples = check_num_samples(num_samples, api) or None
         try:
             self._builder = tfds.builder(name, data_dir=data_dir, **(builder_kwargs or {}))
         except Exception as exc:  # pylint: disable=broad-except
@@ -109,7 +110,7 @@ class TFDSDataset(SourceDataset):
             names = _flatten(info.features)
             self._keys = names
         if column_names is not None:
-            given = v.check_columns(column_names, "column_names", api)
+            given = v.check_unique_names(column_names, "column_names", api)
             if len(given) != len(names):
                 raise ValueError(f"For '{api}', column_names has {len(given)} name(s) but the dataset has "
                                  f"{len(names)} column(s) {names}: column_names={given!r}.")

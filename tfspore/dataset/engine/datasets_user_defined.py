@@ -19,8 +19,10 @@ from typing import Any, Callable, Iterable, List, Optional, Sequence, Union
 import numpy as np
 import tensorflow as tf
 
+from tfspore.dataset.engine import _generator_batches
 from tfspore.dataset.engine import _python_ops as py
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
+from tfspore.dataset.engine.samplers import check_num_samples
 from tfspore.dataset.engine.datasets import MappableSource, _context
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "PaddedDataset", "Schema"]
@@ -146,7 +148,9 @@ class _RowConverter:
                 if want == tf.string or arr.dtype == object:
                     raise TypeError(f"column '{self.names[k]}' has dtype {arr.dtype}, but the first row had "
                                     f"{want.name}")
-                arr = arr.astype(want.as_numpy_dtype)
+                # never cast silently: MindSpore passes the new dtype on and fails where rows are batched
+                raise RuntimeError(f"column '{self.names[k]}' has dtype {arr.dtype}, but the first row had "
+                                   f"{want.name}; a column keeps one dtype (pass 'column_types' to cast)")
             out.append(arr)
         return out
 
@@ -217,7 +221,7 @@ class GeneratorDataset(MappableSource):
             if sampler is not None:
                 raise ValueError(f"For '{api}', sampler is not supported if source does not have attribute "
                                  f"'__getitem__', but got sampler={sampler!r}.")
-            v.check_num_samples(num_samples, api)
+            check_num_samples(num_samples, api)
             super().__init__(num_samples=None, num_parallel_workers=num_parallel_workers, shuffle=False)
             self.num_samples = num_samples
         else:
@@ -227,7 +231,7 @@ class GeneratorDataset(MappableSource):
         if column_names is None and schema is None:
             raise ValueError(f"For '{api}', neither columns_names nor schema are provided.")
         if column_names is not None:
-            names = v.check_columns(column_names, "column_names", api)
+            names = v.check_unique_names(column_names, "column_names", api)
         else:
             names = schema.get_col_names()
         types = None
@@ -304,6 +308,13 @@ class GeneratorDataset(MappableSource):
         call = py.PyCall(getitem, "For 'GeneratorDataset'", conv.tf_dtypes, conv.ranks, row_kind="index",
                          unpack=True)
         return tuple(call(index, index))
+
+    def _build_python_batches(self, chain: List[Any], batch_size: int,
+                              drop_remainder: bool) -> Optional[tf.data.Dataset]:
+        """Batches through Python maps with one Python call per batch (random-access sources only)."""
+        if not self.random_access:
+            return None
+        return _generator_batches.build(self, chain, batch_size, drop_remainder)
 
     # ---- generator ---------------------------------------------------------------------
     def _static_size(self) -> Optional[int]:
@@ -402,7 +413,7 @@ class NumpySlicesDataset(MappableSource):
         if len(set(lengths)) > 1:
             raise ValueError(f"For '{api}', data length in each column is not equal, but got lengths {lengths}.")
         if column_names is not None:
-            given = v.check_columns(column_names, "column_names", api)
+            given = v.check_unique_names(column_names, "column_names", api)
             if len(given) != len(arrays):
                 raise ValueError(f"For '{api}', column_names has {len(given)} name(s) but data has {len(arrays)} "
                                  f"column(s): column_names={given!r}.")

@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
 from tfspore.dataset.engine.datasets import MappableSource
 from tfspore.dataset.vision._image_ops import decode_image
 

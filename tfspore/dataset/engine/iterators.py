@@ -19,7 +19,8 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.dataset.engine import _python_ops as py
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
+from tfspore.dataset.engine._columns import check_known_columns
 
 __all__ = ["Iterator", "TupleIterator", "DictIterator", "pipeline_error"]
 
@@ -49,6 +50,8 @@ def pipeline_error(exc: BaseException) -> RuntimeError:
         message, original = found
     else:
         message, original = text.strip().split("\n\t [[")[0].strip(), None
+        # TensorFlow's own context ("{{function_node ...}} ", " [Op:IteratorGetNext] ...") says nothing to a user
+        message = message.split("}} ", 1)[-1].split(" [Op:", 1)[0].strip() if message.startswith("{{") else message
     err = RuntimeError(f"{py.PIPELINE_ERROR}\n- Dataset Pipeline Error Message:\n[ERROR] {message}")
     err.__cause__ = original
     return err
@@ -86,8 +89,8 @@ class Iterator:
         self._dataset = dataset
         names = dataset.get_col_names()
         if columns is not None:
-            columns = v.check_columns(columns, "columns", api)
-            v.check_known_columns(columns, names, "columns", api)
+            columns = v.check_unique_names(columns, "columns", api)
+            check_known_columns(columns, names, "columns", api)
         self._col_names = list(columns) if columns is not None else names
         data = dataset.to_tf_dataset()
         if columns is not None:

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Optional, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.engine import _validation as v
+from tfspore._internal import validator as v
 
 __all__ = ["Shuffle", "BuiltinSampler", "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler",
            "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler", "IterSampler", "PKSampler"]
@@ -52,6 +52,42 @@ class Shuffle(str, enum.Enum):
     FILES = "files"
     INFILE = "infile"
     FALSE = "false"
+
+
+def check_num_samples(value: Any, api: str) -> Optional[int]:
+    """None, or an int in ``[0, INT64_MAX]`` (a dataset's or a sampler's ``num_samples``)."""
+    if value is None:
+        return None
+    return v.check_int_range(value, "num_samples", api, 0, v.INT64_MAX)
+
+
+def check_shard_options(api: str, num_samples: Any, shuffle: Any, sampler: Any, num_shards: Any,
+                        shard_id: Any) -> None:
+    """MindSpore's rules for a source's num_samples / shuffle / sampler / num_shards / shard_id.
+
+    Raises:
+        TypeError / ValueError: for a bad value of one option.
+        RuntimeError: for options that cannot be given together (MindSpore reports these at execution).
+    """
+    check_num_samples(num_samples, api)
+    if (num_shards is None) != (shard_id is None):
+        raise ValueError(f"For '{api}', num_shards and shard_id need to be passed in together, "
+                         f"but got num_shards={num_shards!r} and shard_id={shard_id!r}.")
+    if num_shards is not None:
+        v.check_int_range(num_shards, "num_shards", api, 1, v.INT32_MAX)
+        v.check_int_range(shard_id, "shard_id", api, 0, num_shards - 1)
+    if shuffle is not None and not isinstance(shuffle, bool):
+        v.check_type(shuffle, (bool, Shuffle), "shuffle", api)
+    if sampler is not None:
+        if shuffle is not None:
+            raise RuntimeError(f"For '{api}', sampler and shuffle cannot be specified at the same time, "
+                               f"but got shuffle={shuffle!r}.")
+        if num_shards is not None:
+            raise RuntimeError(f"For '{api}', sampler and sharding cannot be specified at the same time, "
+                               f"but got num_shards={num_shards!r}.")
+        if num_samples is not None:
+            raise RuntimeError(f"For '{api}', sampler and num_samples cannot be specified at the same time, "
+                               f"but got num_samples={num_samples!r}.")
 
 
 def _permutation(n: int, seed: tf.Tensor) -> tf.Tensor:
@@ -75,7 +111,7 @@ class BuiltinSampler:
 
     def __init__(self, num_samples: Optional[int] = None):
         self.child_sampler: Optional[BuiltinSampler] = None
-        self.num_samples = v.check_num_samples(num_samples, type(self).__name__)
+        self.num_samples = check_num_samples(num_samples, type(self).__name__)
 
     # ---- MindSpore API -----------------------------------------------------------------
     def add_child(self, sampler: "BuiltinSampler") -> None:

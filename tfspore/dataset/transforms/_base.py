@@ -286,6 +286,31 @@ class TensorOperation:
     def _apply(self, *tensors: tf.Tensor) -> Union[tf.Tensor, Tuple[tf.Tensor, ...]]:
         raise NotImplementedError(f"'{type(self).__name__}' does not implement _apply.")
 
+    # -- batch level ------------------------------------------------------------------------
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        """Whether :meth:`_apply_batch` can run this transform on whole batches of rows.
+
+        The engine asks it for a ``map`` right before ``batch``, with the static shapes and dtypes
+        of one row's inputs (every shape fully known). Transforms that return True implement
+        :meth:`_apply_batch`, which gives every row of a batch what :meth:`_apply` gives it
+        (random transforms: the same distribution, drawn per batch). Default: False.
+        """
+        del shapes, dtypes
+        return False
+
+    def _apply_batch(self, *batches: tf.Tensor) -> Union[tf.Tensor, Tuple[tf.Tensor, ...]]:
+        """The transform on inputs with a leading batch dimension (see :meth:`_batch_ok`)."""
+        raise NotImplementedError(f"'{type(self).__name__}' does not implement _apply_batch.")
+
+    @tf.autograph.experimental.do_not_convert
+    def _tf_apply_batch(self, *batches: tf.Tensor,
+                        seed: Optional[tf.Tensor] = None) -> Union[tf.Tensor, Tuple[tf.Tensor, ...]]:
+        """:meth:`_apply_batch` with random draws derived from the per-batch `seed` (``[2]``)."""
+        if seed is None:
+            return self._apply_batch(*batches)
+        with element_seed(seed):
+            return self._apply_batch(*batches)
+
     @staticmethod
     def _seed() -> tf.Tensor:
         """A fresh ``[2]`` int64 seed for a stateless random op (see the module docstring)."""

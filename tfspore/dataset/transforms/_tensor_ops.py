@@ -10,7 +10,7 @@ from typing import Any, List, Optional, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
 from tfspore.dataset.transforms._base import TensorOperation, to_np_dtype, to_tf_dtype
 
 __all__ = ["Slice", "PadEnd", "Mask", "Relational"]
@@ -90,7 +90,7 @@ class PadEnd(TensorOperation):
             if dim is not None:
                 if not isinstance(dim, int) or isinstance(dim, bool):
                     raise TypeError(f"For 'PadEnd', a value in pad_shape is not an integer: pad_shape[{i}] = {dim!r}.")
-                c.check_value(dim, 1, 2 ** 63 - 1, f"pad_shape[{i}]", "PadEnd")
+                c.check_range(dim, f"pad_shape[{i}]", "PadEnd", 1, 2 ** 63 - 1)
         self.pad_shape = list(pad_shape)
         self.pad_value = pad_value
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
 from tfspore.dataset.transforms._base import TensorOperation, apply_op, to_np_dtype, to_tf_dtype
 from tfspore.dataset.transforms._tensor_ops import Mask, PadEnd, Relational, Slice
 
@@ -36,6 +36,25 @@ def not_random(function: Callable) -> Callable:
     function.random = False
     return function
 
+
+
+def check_transforms_list(transforms: Any, api: str) -> Sequence[Any]:
+    """A non-empty list of transforms or callables (the ``transforms`` of Compose, RandomApply, ...).
+
+    Raises:
+        TypeError: for something that is not a list, or an entry that is neither a transform nor callable.
+        ValueError: for an empty list, or a transform class passed without instantiating it.
+    """
+    c.check_type(transforms, (list,), "transforms", api)
+    if not transforms:
+        raise c.value_error(transforms, "transforms", api, "a non-empty list")
+    for i, op in enumerate(transforms):
+        if isinstance(op, type):
+            raise ValueError(f"For '{api}', transforms[{i}] should be a dataset processing operation instance, "
+                             f"but got: {op}. It may be missing parentheses for instantiation.")
+        if not callable(op) and not hasattr(op, "_tf_apply"):
+            raise c.type_error(op, f"transforms[{i}]", api, "a transform or a Python callable")
+    return transforms
 
 class TypeCast(TensorOperation):
     """Cast to a MindSpore dtype (``ms.int32``) or numpy dtype.
@@ -72,6 +91,12 @@ class TypeCast(TensorOperation):
                 outs.append(tf.cast(t, target))
         return outs[0] if len(outs) == 1 else tuple(outs)
 
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # element-wise
+
+    def _apply_batch(self, *batches: tf.Tensor) -> Union[tf.Tensor, Tuple[tf.Tensor, ...]]:
+        return self._apply(*batches)
+
 
 class OneHot(TensorOperation):
     """One-hot encode integer labels (a scalar or a 1-D array).
@@ -101,7 +126,7 @@ class OneHot(TensorOperation):
         c.check_type(num_classes, (int,), "num_classes", "OneHot")
         if num_classes <= 0:
             raise ValueError(f"For 'OneHot', input num_classes must be greater than 0, but got {num_classes}.")
-        c.check_value(smoothing_rate, 0.0, 1.0, "smoothing_rate", "OneHot")
+        c.check_range(smoothing_rate, "smoothing_rate", "OneHot", 0.0, 1.0)
         self.num_classes = num_classes
         self.smoothing_rate = float(smoothing_rate)
 
@@ -245,7 +270,7 @@ class _CompoundOperation(TensorOperation):
 
     def __init__(self, transforms: List[Any]) -> None:
         super().__init__()
-        c.check_transforms_list(transforms, self._api)
+        check_transforms_list(transforms, self._api)
         self.transforms = list(transforms)
         self._python_members = any(not _is_graph_op(op) for op in self.transforms)
         self._tf_random = any(getattr(op, "_tf_random", False) for op in self.transforms)
@@ -342,7 +367,7 @@ class RandomApply(_CompoundOperation):
     def __init__(self, transforms: List[Any], prob: float = 0.5) -> None:
         super().__init__(transforms)
         c.check_type(prob, (float, int), "prob", "RandomApply")
-        c.check_value(prob, 0.0, 1.0, "prob", "RandomApply")
+        c.check_range(prob, "prob", "RandomApply", 0.0, 1.0)
         self.prob = float(prob)
         self._tf_random = True
         self.random = True

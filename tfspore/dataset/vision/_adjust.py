@@ -12,7 +12,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
 from tfspore.dataset.transforms._base import ImageTensorOperation
 from tfspore.dataset.vision import _image_ops as ops
 
@@ -129,7 +129,7 @@ class AutoContrast(ImageTensorOperation):
         super().__init__()
         api = type(self).__name__
         c.check_type(cutoff, (int, float), "cutoff", api)
-        c.check_value(cutoff, 0, 50, "cutoff", api, right_open=True)
+        c.check_range(cutoff, "cutoff", api, 0, 50, inc_high=False)
         if ignore is None:
             ignore = []
         c.check_type(ignore, (list, tuple, int), "ignore", api)
@@ -137,7 +137,7 @@ class AutoContrast(ImageTensorOperation):
             ignore = [ignore]
         for item in ignore:
             c.check_type(item, (int,), "ignore", api)
-            c.check_value(item, 0, 255, "ignore", api)
+            c.check_range(item, "ignore", api, 0, 255)
         self.cutoff = cutoff
         self.ignore = list(ignore)
 
@@ -191,7 +191,7 @@ class Posterize(ImageTensorOperation):
 
     def __init__(self, bits: int) -> None:
         super().__init__()
-        self.bits = c.check_int(bits, 0, 8, "bits", type(self).__name__)
+        self.bits = c.check_int_range(bits, "bits", type(self).__name__, 0, 8)
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         api = type(self).__name__
@@ -220,7 +220,7 @@ class RandomPosterize(ImageTensorOperation):
         api = "RandomPosterize"
         c.check_type(bits, (list, tuple, int), "bits", api)
         if isinstance(bits, int):
-            c.check_value(bits, 1, 8, "bits", api)
+            c.check_range(bits, "bits", api, 1, 8)
             bits = (bits, bits)
         if len(bits) != 2:
             raise TypeError(f"For '{api}', size of bits should be a single integer or a list/tuple (min, max) of "
@@ -230,7 +230,7 @@ class RandomPosterize(ImageTensorOperation):
         if bits[0] > bits[1]:
             raise ValueError(f"For '{api}', bits should be in (min,max) format, but got {tuple(bits)!r}.")
         for item in bits:
-            c.check_value(item, 1, 8, "bits", api)
+            c.check_range(item, "bits", api, 1, 8)
         self.bits = (int(bits[0]), int(bits[1]))
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
@@ -279,7 +279,7 @@ class Solarize(ImageTensorOperation):
                             f"but got {threshold!r}.")
         for i, value in enumerate(threshold):
             c.check_type(value, (float, int), f"threshold[{i}]", api)
-            c.check_value(value, 0, 255, f"threshold[{i}]", api)
+            c.check_range(value, f"threshold[{i}]", api, 0, 255)
         if threshold[1] < threshold[0]:
             raise ValueError(f"For '{api}', threshold must be in order of (min, max), but got {tuple(threshold)!r}.")
         self.threshold = (threshold[0], threshold[1])
@@ -316,7 +316,7 @@ class RandomSolarize(ImageTensorOperation):
         if len(threshold) != 2:
             raise ValueError(f"For '{api}', threshold must be a sequence of two numbers, but got {threshold!r}.")
         for value in threshold:
-            c.check_value(value, 0, 255, "threshold", api)
+            c.check_range(value, "threshold", api, 0, 255)
         if threshold[1] < threshold[0]:
             raise ValueError(f"For '{api}', threshold must be in min max format numbers, but got {threshold!r}.")
         self.threshold = threshold
@@ -352,7 +352,7 @@ def _check_degrees_pair(degrees: Any, api: str) -> Tuple[float, float]:
     if len(degrees) != 2:
         raise ValueError(f"For '{api}', degrees must be a sequence with length 2, but got {degrees!r}.")
     for i, value in enumerate(degrees):
-        c.check_value(value, 0, c.FLOAT_MAX_INTEGER, f"degrees[{i}]", api)
+        c.check_range(value, f"degrees[{i}]", api, 0, c.FLOAT_MAX_INTEGER)
     if degrees[0] > degrees[1]:
         raise ValueError(f"For '{api}', degrees should be in (min,max) format, but got {tuple(degrees)!r}.")
     return (float(degrees[0]), float(degrees[1]))
@@ -429,7 +429,8 @@ class AdjustSharpness(ImageTensorOperation):
 
     def __init__(self, sharpness_factor: float) -> None:
         super().__init__()
-        self.sharpness_factor = c.check_number(sharpness_factor, "sharpness_factor", "AdjustSharpness", 0.0)
+        self.sharpness_factor = c.check_float_range(sharpness_factor, "sharpness_factor", "AdjustSharpness", 0.0,
+                                                    c.FLOAT32_MAX)
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         _require_channels(image, type(self).__name__, (1, 3, 4))
@@ -479,7 +480,7 @@ class RandomEqualize(_RandomApplied):
 
     def __init__(self, prob: float = 0.5) -> None:
         super().__init__()
-        self.prob = c.check_prob(prob, "RandomEqualize")
+        self.prob = c.check_float_range(prob, "prob", "RandomEqualize", 0.0, 1.0)
         self._inner = Equalize()
 
 
@@ -488,7 +489,7 @@ class RandomInvert(_RandomApplied):
 
     def __init__(self, prob: float = 0.5) -> None:
         super().__init__()
-        self.prob = c.check_prob(prob, "RandomInvert")
+        self.prob = c.check_float_range(prob, "prob", "RandomInvert", 0.0, 1.0)
         self._inner = Invert()
 
 
@@ -499,7 +500,7 @@ class RandomAutoContrast(_RandomApplied):
         super().__init__()
         self._inner = AutoContrast(cutoff, ignore)
         self.cutoff, self.ignore = self._inner.cutoff, self._inner.ignore
-        self.prob = c.check_prob(prob, "RandomAutoContrast")
+        self.prob = c.check_float_range(prob, "prob", "RandomAutoContrast", 0.0, 1.0)
 
 
 class RandomAdjustSharpness(_RandomApplied):
@@ -509,7 +510,7 @@ class RandomAdjustSharpness(_RandomApplied):
         super().__init__()
         self._inner = AdjustSharpness(degree)
         self.degree = self._inner.sharpness_factor
-        self.prob = c.check_prob(prob, "RandomAdjustSharpness")
+        self.prob = c.check_float_range(prob, "prob", "RandomAdjustSharpness", 0.0, 1.0)
 
 
 # ------------------------------------------------------------------------------------ grayscale
@@ -533,7 +534,7 @@ class RandomGrayscale(ImageTensorOperation):
 
     def __init__(self, prob: float = 0.1) -> None:
         super().__init__()
-        self.prob = c.check_prob(prob, "RandomGrayscale")
+        self.prob = c.check_float_range(prob, "prob", "RandomGrayscale", 0.0, 1.0)
 
     @staticmethod
     def _gray(image: tf.Tensor) -> tf.Tensor:

@@ -11,7 +11,8 @@ from typing import Any, Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
+from tfspore.dataset.vision._common import check_fill_value
 from tfspore.dataset.transforms._base import ImageTensorOperation
 from tfspore.dataset.vision import _image_ops as ops
 from tfspore.dataset.vision.utils import Inter
@@ -88,15 +89,15 @@ class Affine(ImageTensorOperation):
         super().__init__()
         api = "Affine"
         c.check_type(degrees, (int, float), "degrees", api)
-        c.check_value(degrees, -180, 180, "degrees", api)
+        c.check_range(degrees, "degrees", api, -180, 180)
         c.check_type(translate, (list, tuple), "translate", api)
         if len(translate) != 2:
             raise TypeError(f"For '{api}', the length of translate should be 2, but got {translate!r}.")
         for i, value in enumerate(translate):
             c.check_type(value, (int, float), f"translate[{i}]", api)
-            c.check_value(value, -1.0, 1.0, f"translate[{i}]", api)
+            c.check_range(value, f"translate[{i}]", api, -1.0, 1.0)
         c.check_type(scale, (int, float), "scale", api)
-        c.check_value(scale, 0, c.FLOAT_MAX_INTEGER, "scale", api, left_open=True)
+        c.check_range(scale, "scale", api, 0, c.FLOAT_MAX_INTEGER, inc_low=False)
         c.check_type(shear, (int, float, list, tuple), "shear", api)
         if isinstance(shear, numbers.Number):
             shear = (shear, 0.0)
@@ -104,13 +105,13 @@ class Affine(ImageTensorOperation):
             raise TypeError(f"For '{api}', the length of shear should be 2, but got {shear!r}.")
         for i, value in enumerate(shear):
             c.check_type(value, (int, float), f"shear[{i}]", api)
-            c.check_value(value, -180, 180, f"shear[{i}]", api)
+            c.check_range(value, f"shear[{i}]", api, -180, 180)
         self.degrees = float(degrees)
         self.translate = (float(translate[0]), float(translate[1]))
         self.scale = float(scale)
         self.shear = (float(shear[0]), float(shear[1]))
         self.resample = _check_resample(resample, api)
-        self.fill_value = c.check_fill_value(fill_value, api)
+        self.fill_value = check_fill_value(fill_value, api)
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         _image_check(image, "Affine")
@@ -159,7 +160,7 @@ class RandomAffine(ImageTensorOperation):
         api = "RandomAffine"
         c.check_type(degrees, (int, float, list, tuple), "degrees", api)
         if isinstance(degrees, (int, float)):
-            c.check_value(degrees, 0, c.FLOAT32_MAX, "degrees", api)
+            c.check_range(degrees, "degrees", api, 0, c.FLOAT32_MAX)
             degrees = (-degrees, degrees)
         degrees = _pair(degrees, "degrees", api)
         if degrees[0] > degrees[1]:
@@ -172,7 +173,7 @@ class RandomAffine(ImageTensorOperation):
                             f"but got {translate!r}.")
         for i, value in enumerate(translate):
             c.check_type(value, (int, float), f"translate[{i}]", api)
-            c.check_value(value, -1.0, 1.0, f"translate at {i}", api)
+            c.check_range(value, f"translate at {i}", api, -1.0, 1.0)
         translate = tuple(float(t) for t in translate) + ((0.0, 0.0) if len(translate) == 2 else ())
         if scale is None:
             scale = (1.0, 1.0)
@@ -180,13 +181,13 @@ class RandomAffine(ImageTensorOperation):
         if scale[0] > scale[1]:
             raise ValueError(f"For '{api}', input scale[1] must be equal to or greater than scale[0], "
                              f"but got {scale!r}.")
-        c.check_value(scale[0], 0, c.FLOAT_MAX_INTEGER, "scale[0]", api)
-        c.check_value(scale[1], 0, c.FLOAT_MAX_INTEGER, "scale[1]", api, left_open=True)
+        c.check_range(scale[0], "scale[0]", api, 0, c.FLOAT_MAX_INTEGER)
+        c.check_range(scale[1], "scale[1]", api, 0, c.FLOAT_MAX_INTEGER, inc_low=False)
         if shear is None:
             shear = (0.0, 0.0, 0.0, 0.0)
         c.check_type(shear, (int, float, list, tuple), "shear", api)
         if isinstance(shear, (int, float)):
-            c.check_value(shear, 0, c.FLOAT_MAX_INTEGER, "shear", api, left_open=True)
+            c.check_range(shear, "shear", api, 0, c.FLOAT_MAX_INTEGER, inc_low=False)
             shear = (-shear, shear, 0.0, 0.0)
         if len(shear) not in (2, 4):
             raise TypeError(f"For '{api}', shear must be of length 2 or 4, but got {shear!r}.")
@@ -201,7 +202,7 @@ class RandomAffine(ImageTensorOperation):
         self.scale = scale
         self.shear = shear
         self.resample = _check_resample(resample, api)
-        self.fill_value = c.check_fill_value(fill_value, api)
+        self.fill_value = check_fill_value(fill_value, api)
 
     def _draw(self, lo, hi):
         if lo == hi:

@@ -10,7 +10,8 @@ from typing import Any, List, Sequence, Tuple
 
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
+from tfspore.dataset.transforms.transforms import check_transforms_list
 from tfspore.dataset.transforms._base import ImageTensorOperation, apply_op
 
 __all__ = ["RandomSelectSubpolicy", "UniformAugment"]
@@ -61,7 +62,7 @@ class RandomSelectSubpolicy(ImageTensorOperation):
                                     f"but got {step!r}.")
                 _check_member(step[0], f"the op of (op, prob) in policy[{i}][{j}]", api)
                 c.check_type(step[1], (int, float), f"prob of (op, prob) policy[{i}][{j}]", api)
-                c.check_value(step[1], 0.0, 1.0, f"prob of (op, prob) policy[{i}][{j}]", api)
+                c.check_range(step[1], f"prob of (op, prob) policy[{i}][{j}]", api, 0.0, 1.0)
         self.policy = [[(op, float(prob)) for op, prob in sub] for sub in policy]
 
     def _run_sub(self, sub: Sequence[Tuple[Any, float]], image: tf.Tensor) -> tf.Tensor:
@@ -103,9 +104,9 @@ class UniformAugment(ImageTensorOperation):
     def __init__(self, transforms: List[Any], num_ops: int = 2) -> None:
         super().__init__()
         api = "UniformAugment"
-        c.check_transforms_list(transforms, api)
+        check_transforms_list(transforms, api)
         c.check_type(num_ops, (int,), "num_ops", api)
-        c.check_value(num_ops, 1, len(transforms), "num_ops", api)
+        c.check_range(num_ops, "num_ops", api, 1, len(transforms))
         self.transforms = list(transforms)
         self.num_ops = num_ops
 

@@ -5,7 +5,7 @@ from typing import Tuple
 
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
 from tfspore.dataset.transforms._base import ImageTensorOperation
 from tfspore.dataset.vision import _image_ops as ops
 
@@ -40,7 +40,7 @@ class MixUpBatch(ImageTensorOperation):
     def __init__(self, alpha: float = 1.0) -> None:
         super().__init__()
         c.check_type(alpha, (int, float), "alpha", "MixUpBatch")
-        c.check_value(alpha, 0.0, c.FLOAT32_MAX, "alpha", "MixUpBatch", left_open=True)
+        c.check_range(alpha, "alpha", "MixUpBatch", 0.0, c.FLOAT32_MAX, inc_low=False)
         self.alpha = float(alpha)
 
     def _apply(self, images: tf.Tensor, labels: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:

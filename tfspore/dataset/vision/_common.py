@@ -5,12 +5,12 @@ from typing import Any, Sequence, Tuple
 
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
 from tfspore.dataset.vision import _resize
 from tfspore.dataset.vision.utils import Inter
 
-__all__ = ["INTER_METHOD", "check_inter", "image_rank_check", "resize_image", "round_half_away",
-           "encoded_to_string"]
+__all__ = ["INTER_METHOD", "check_inter", "check_size", "check_fill_value", "parse_padding", "image_rank_check",
+           "resize_image", "round_half_away", "encoded_to_string"]
 
 INTER_METHOD = {Inter.NEAREST: _resize.NEAREST, Inter.LINEAR: _resize.LINEAR, Inter.CUBIC: _resize.CUBIC,
                 Inter.AREA: _resize.AREA, Inter.PILCUBIC: _resize.PILCUBIC, Inter.ANTIALIAS: _resize.PILLANCZOS}
@@ -26,6 +26,59 @@ def check_inter(value: Any, name: str, api: str, allowed: Sequence[Inter] = tupl
         raise TypeError(f"For '{api}', the '{name}' {value!r} is not supported for NumPy (tensor) input; "
                         f"supported: {names}.")
     return value
+
+
+def check_size(size: Any, api: str, name: str = "size", high: int = c.FLOAT_MAX_INTEGER,
+               pair_high: int | None = None) -> Tuple[int, ...]:
+    """An int or a ``(h, w)`` pair of positive ints; returns a tuple of one or two ints.
+
+    Raises:
+        TypeError: ``For 'Resize', the 'size' must be int, list or tuple, but got '3' of type str.``
+        ValueError: ``For 'Resize', the 'size[0]' must be in range [1, 2147483647], but got 0.``
+    """
+    c.check_type(size, (int, list, tuple), name, api)
+    if isinstance(size, int):
+        c.check_range(size, name, api, 1, high)
+        return (int(size),)
+    if len(size) != 2:
+        raise c.type_error(size, name, api, "an int or a list/tuple (h, w) of length 2")
+    for i, value in enumerate(size):
+        c.check_type(value, (int,), f"{name}[{i}]", api)
+        c.check_range(value, f"{name}[{i}]", api, 1, pair_high or high)
+    return (int(size[0]), int(size[1]))
+
+
+def check_fill_value(fill_value: Any, api: str) -> Tuple[int, ...]:
+    """An int in [0, 255] or a 3-tuple of them; returns a 3-tuple."""
+    if isinstance(fill_value, int) and not isinstance(fill_value, bool):
+        c.check_range(fill_value, "fill_value", api, 0, c.UINT8_MAX)
+        return (int(fill_value),) * 3
+    if isinstance(fill_value, tuple) and len(fill_value) == 3:
+        for i, value in enumerate(fill_value):
+            c.check_type(value, (int,), f"fill_value[{i}]", api)
+            c.check_range(value, f"fill_value[{i}]", api, 0, c.UINT8_MAX)
+        return tuple(int(x) for x in fill_value)
+    raise c.type_error(fill_value, "fill_value", api, "an int or a 3-tuple of ints")
+
+
+def parse_padding(padding: Any, api: str) -> Tuple[int, int, int, int]:
+    """MindSpore's padding: an int, (left/right, top/bottom) or (left, top, right, bottom).
+
+    Returns:
+        ``(left, top, right, bottom)``.
+    """
+    c.check_type(padding, (int, list, tuple), "padding", api)
+    if isinstance(padding, int):
+        c.check_range(padding, "padding", api, 0, c.INT32_MAX)
+        return (padding,) * 4
+    if len(padding) not in (2, 4):
+        raise c.value_error(padding, "padding", api, "an int or a list/tuple of 2 or 4 ints")
+    for i, value in enumerate(padding):
+        c.check_type(value, (int,), f"padding[{i}]", api)
+        c.check_range(value, f"padding[{i}]", api, 0, c.INT32_MAX)
+    if len(padding) == 2:
+        return (padding[0], padding[1], padding[0], padding[1])
+    return tuple(int(p) for p in padding)  # type: ignore[return-value]
 
 
 def image_rank_check(image: tf.Tensor, api: str, ranks: Sequence[int] = (2, 3)) -> None:

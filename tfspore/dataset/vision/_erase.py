@@ -9,7 +9,7 @@ from typing import Sequence, Tuple, Union
 
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
 from tfspore.dataset.transforms._base import ImageTensorOperation
 
 __all__ = ["CutOut", "RandomErasing"]
@@ -46,8 +46,8 @@ class CutOut(ImageTensorOperation):
         c.check_type(length, (int,), "length", api)
         c.check_type(num_patches, (int,), "num_patches", api)
         c.check_type(is_hwc, (bool,), "is_hwc", api)
-        c.check_value(length, 1, c.FLOAT_MAX_INTEGER, "length", api)
-        c.check_value(num_patches, 1, c.FLOAT_MAX_INTEGER, "num_patches", api)
+        c.check_range(length, "length", api, 1, c.FLOAT_MAX_INTEGER)
+        c.check_range(num_patches, "num_patches", api, 1, c.FLOAT_MAX_INTEGER)
         self.length = length
         self.num_patches = num_patches
         self.is_hwc = is_hwc
@@ -103,11 +103,11 @@ class RandomErasing(ImageTensorOperation):
                  inplace: bool = False, max_attempts: int = 10) -> None:
         super().__init__()
         api = "RandomErasing"
-        self.prob = c.check_prob(prob, api)
-        self.scale = c.check_range_pair(scale, "scale", api)
+        self.prob = c.check_float_range(prob, "prob", api, 0.0, 1.0)
+        self.scale = c.check_min_max(scale, "scale", api, 0.0, c.FLOAT_MAX_INTEGER)
         if self.scale[1] <= 0:
             raise ValueError(f"For '{api}', input scale[1] must be greater than 0, but got {self.scale[1]}.")
-        self.ratio = c.check_range_pair(ratio, "ratio", api)
+        self.ratio = c.check_min_max(ratio, "ratio", api, 0.0, c.FLOAT_MAX_INTEGER)
         if self.ratio[0] <= 0:
             raise ValueError(f"For '{api}', input ratio[0] must be greater than 0, but got {self.ratio[0]}.")
         c.check_type(value, (int, list, tuple, str), "value", api)
@@ -115,17 +115,17 @@ class RandomErasing(ImageTensorOperation):
             raise ValueError(f"For '{api}', the value for erasing should be either a single value, or a string "
                              f"'random', or a sequence of 3 elements for RGB respectively, but got {value!r}.")
         if isinstance(value, int):
-            c.check_value(value, 0, 255, "value", api)
+            c.check_range(value, "value", api, 0, 255)
         if isinstance(value, (list, tuple)):
             if len(value) != 3:
                 raise ValueError(f"For '{api}', value should be a sequence of 3 elements, but got {value!r}.")
             for i, item in enumerate(value):
                 c.check_type(item, (int,), f"value[{i}]", api)
-                c.check_value(item, 0, 255, f"value[{i}]", api)
+                c.check_range(item, f"value[{i}]", api, 0, 255)
         c.check_type(inplace, (bool,), "inplace", api)
         self.value = value
         self.inplace = inplace
-        self.max_attempts = c.check_int(max_attempts, 1, c.INT32_MAX, "max_attempts", api)
+        self.max_attempts = c.check_int_range(max_attempts, "max_attempts", api, 1, c.INT32_MAX)
 
     def _box(self, h: tf.Tensor, w: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor, tf.Tensor, tf.Tensor]:
         n = self.max_attempts

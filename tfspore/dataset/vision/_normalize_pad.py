@@ -43,3 +43,6 @@ class NormalizePad(Normalize):
         pad = [[0, 0], [0, 0], [0, 0]]
         pad[axis] = [0, 1]
         return tf.cast(tf.pad(out, pad), tf.as_dtype(self.dtype))
+
+    def _batch_ok(self, shapes, dtypes) -> bool:
+        return False  # per image only (Normalize's batch form would drop the extra channel)

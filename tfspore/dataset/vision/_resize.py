@@ -251,13 +251,14 @@ def _fixed_point_linear_u8(x: tf.Tensor, idx_y, w_y, idx_x, w_x) -> tf.Tensor:
     """OpenCV's uint8 bilinear: 11-bit weights, int horizontal pass, SIMD vertical rounding."""
     xi = tf.cast(x, tf.int32)
     ax = _quantize(w_x)
-    h = tf.reduce_sum(tf.gather(xi, _const(idx_x), axis=1) * ax[None, :, :, None], axis=2)  # [H, ow, C]
+    idx_x, idx_y = _const(idx_x), _const(idx_y)
+    # one gather per tap (no reduction over a middle axis): [H, ow, C]
+    h = (tf.gather(xi, idx_x[:, 0], axis=1) * ax[:, 0][None, :, None]
+         + tf.gather(xi, idx_x[:, 1], axis=1) * ax[:, 1][None, :, None])
+    h = tf.bitwise.right_shift(h, 4)
     by = _quantize(w_y)
-    rows = tf.gather(h, _const(idx_y), axis=0)  # [oh, 2, ow, C]
-    s0 = tf.bitwise.right_shift(rows[:, 0], 4)
-    s1 = tf.bitwise.right_shift(rows[:, 1], 4)
-    t = (tf.bitwise.right_shift(by[:, 0][:, None, None] * s0, 16)
-         + tf.bitwise.right_shift(by[:, 1][:, None, None] * s1, 16))
+    t = (tf.bitwise.right_shift(by[:, 0][:, None, None] * tf.gather(h, idx_y[:, 0], axis=0), 16)
+         + tf.bitwise.right_shift(by[:, 1][:, None, None] * tf.gather(h, idx_y[:, 1], axis=0), 16))
     return tf.cast(tf.clip_by_value(tf.bitwise.right_shift(t + 2, 2), 0, 255), tf.uint8)
 
 

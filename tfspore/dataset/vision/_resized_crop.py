@@ -15,7 +15,8 @@ from typing import Any, Sequence, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
+from tfspore.dataset.vision._common import check_size
 from tfspore.dataset.transforms._base import ImageTensorOperation
 from tfspore.dataset.vision import _image_ops as ops
 from tfspore.dataset.vision._common import (check_inter, encoded_to_string, image_rank_check, resize_image,
@@ -52,9 +53,9 @@ class RandomResizedCrop(ImageTensorOperation):
                  max_attempts: int = 10) -> None:
         super().__init__()
         api = type(self).__name__
-        size = c.check_size(size, api)
+        size = check_size(size, api)
         self.size = size * 2 if len(size) == 1 else size
-        self.scale = c.check_range_pair(scale, "scale", api)
+        self.scale = c.check_min_max(scale, "scale", api, 0.0, c.FLOAT_MAX_INTEGER)
         if self.scale[1] <= 0:
             raise ValueError(f"For '{api}', input scale[1] must be greater than 0, but got {self.scale[1]}.")
         c.check_type(ratio, (list, tuple), "ratio", api)
@@ -62,12 +63,12 @@ class RandomResizedCrop(ImageTensorOperation):
             raise TypeError(f"For '{api}', ratio should be a list/tuple of length 2, but got {ratio!r}.")
         for i, value in enumerate(ratio):
             c.check_type(value, (int, float), f"ratio[{i}]", api)
-            c.check_value(value, 0, c.FLOAT32_MAX, f"ratio[{i}]", api, left_open=True)
+            c.check_range(value, f"ratio[{i}]", api, 0, c.FLOAT32_MAX, inc_low=False)
         if ratio[0] > ratio[1]:
             raise ValueError(f"For '{api}', ratio should be in (min,max) format, but got {tuple(ratio)!r}.")
         self.ratio = (float(ratio[0]), float(ratio[1]))
         self.interpolation = check_inter(interpolation, "interpolation", api)
-        self.max_attempts = c.check_int(max_attempts, 1, c.INT32_MAX, "max_attempts", api)
+        self.max_attempts = c.check_int_range(max_attempts, "max_attempts", api, 1, c.INT32_MAX)
 
     def _crop_box(self, height: tf.Tensor, width: tf.Tensor):
         """MindSpore's crop box ``(top, left, crop_h, crop_w)`` for an image of ``height x width``.
@@ -213,7 +214,7 @@ class RandomResize(ImageTensorOperation):
 
     def __init__(self, size: Union[int, Sequence[int]]) -> None:
         super().__init__()
-        self.size = c.check_size(size, "RandomResize")
+        self.size = check_size(size, "RandomResize")
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         image_rank_check(image, "RandomResize")

@@ -19,10 +19,12 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.transforms import _checks as c
+from tfspore._internal import validator as c
+from tfspore.dataset.vision._common import check_fill_value, check_size, parse_padding
 from tfspore.dataset.transforms._base import ImageTensorOperation, TensorOperation, _is_pil, to_np_dtype, \
     to_tf_dtype
 from tfspore.dataset.transforms.transforms import TypeCast
+from tfspore.dataset.vision import _batched
 from tfspore.dataset.vision import _image_ops as ops
 from tfspore.dataset.vision._adjust import (AdjustSharpness, AutoContrast, Equalize, Invert, Posterize,
                                             RandomAdjustSharpness, RandomAutoContrast, RandomColor, RandomEqualize,
@@ -31,7 +33,8 @@ from tfspore.dataset.vision._adjust import (AdjustSharpness, AutoContrast, Equal
 from tfspore.dataset.vision._affine import Affine, RandomAffine
 from tfspore.dataset.vision._auto_augment import RandomSelectSubpolicy, UniformAugment
 from tfspore.dataset.vision._batch_mix import MixUpBatch
-from tfspore.dataset.vision._common import check_inter, encoded_to_string, image_rank_check, resize_image
+from tfspore.dataset.vision._common import INTER_METHOD, check_inter, encoded_to_string, image_rank_check, \
+    resize_image
 from tfspore.dataset.vision._erase import CutOut, RandomErasing
 from tfspore.dataset.vision._resized_crop import RandomCropDecodeResize, RandomResize, RandomResizedCrop
 from tfspore.dataset.vision.utils import Border, ConvertMode, Inter
@@ -120,9 +123,9 @@ class Resize(ImageTensorOperation):
         if interpolation is None:
             raise KeyError("For 'Resize', the 'interpolation' should not be None.")
         if isinstance(size, (list, tuple)):
-            self.size = c.check_size(size, "Resize", pair_high=c.INT32_MAX)
+            self.size = check_size(size, "Resize", pair_high=c.INT32_MAX)
         else:
-            self.size = c.check_size(size, "Resize")
+            self.size = check_size(size, "Resize")
         self.interpolation = check_inter(interpolation, "interpolation", "Resize")
         self.py_size = size
         self.c_size = self.size
@@ -130,6 +133,22 @@ class Resize(ImageTensorOperation):
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         image_rank_check(image, "Resize")
         return resize_image(image, self.size, self.interpolation)
+
+    def _out_size(self, shape: tf.TensorShape) -> Optional[Tuple[int, int]]:
+        hw = _batched.static_hw(shape)
+        if hw is None:
+            return None
+        if len(self.size) == 2:
+            return self.size[0], self.size[1]
+        h, w, s = hw[0], hw[1], self.size[0]
+        return (s, (w * s) // h) if h <= w else ((h * s) // w, s)
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return self._out_size(shapes[0]) is not None
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        out_h, out_w = self._out_size(batch.shape[1:])
+        return _batched.resize_batch(batch, out_h, out_w, INTER_METHOD[self.interpolation])
 
 
 class Crop(ImageTensorOperation):
@@ -153,8 +172,8 @@ class Crop(ImageTensorOperation):
             raise TypeError(f"For 'Crop', coordinates should be a list/tuple (y, x) of length 2, "
                             f"but got {coordinates!r}.")
         for i, value in enumerate(coordinates):
-            c.check_int(value, 0, c.INT32_MAX, f"coordinates[{i}]", "Crop")
-        size = c.check_size(size, "Crop")
+            c.check_int_range(value, f"coordinates[{i}]", "Crop", 0, c.INT32_MAX)
+        size = check_size(size, "Crop")
         self.coordinates = tuple(coordinates)
         self.size = size * 2 if len(size) == 1 else size
 
@@ -186,13 +205,22 @@ class CenterCrop(ImageTensorOperation):
 
     def __init__(self, size: Union[int, Sequence[int]]) -> None:
         super().__init__()
-        size = c.check_size(size, "CenterCrop")
+        size = check_size(size, "CenterCrop")
         self.size = size * 2 if len(size) == 1 else size
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         image_rank_check(image, "CenterCrop")
         img, was_2d = ops.as_hwc(image)
         return ops.restore(ops.center_crop(img, *self.size), was_2d)
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        hw = _batched.static_hw(shapes[0])
+        return hw is not None and hw[0] >= self.size[0] and hw[1] >= self.size[1]
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        top = (int(batch.shape[1]) - self.size[0]) // 2
+        left = (int(batch.shape[2]) - self.size[1]) // 2
+        return batch[:, top:top + self.size[0], left:left + self.size[1]]
 
 
 class Pad(ImageTensorOperation):
@@ -213,8 +241,8 @@ class Pad(ImageTensorOperation):
     def __init__(self, padding: Union[int, Sequence[int]], fill_value: Union[int, Tuple[int, int, int]] = 0,
                  padding_mode: Border = Border.CONSTANT) -> None:
         super().__init__()
-        self.padding = c.parse_padding(padding, "Pad")
-        self.fill_value = c.check_fill_value(fill_value, "Pad")
+        self.padding = parse_padding(padding, "Pad")
+        self.fill_value = check_fill_value(fill_value, "Pad")
         c.check_type(padding_mode, (Border,), "padding_mode", "Pad")
         self.padding_mode = padding_mode
 
@@ -251,12 +279,12 @@ class RandomCrop(ImageTensorOperation):
                  pad_if_needed: bool = False, fill_value: Union[int, Tuple[int, int, int]] = 0,
                  padding_mode: Border = Border.CONSTANT) -> None:
         super().__init__()
-        size = c.check_size(size, "RandomCrop")
+        size = check_size(size, "RandomCrop")
         self.size = size * 2 if len(size) == 1 else size
-        self.padding = (0, 0, 0, 0) if padding is None else c.parse_padding(padding, "RandomCrop")
+        self.padding = (0, 0, 0, 0) if padding is None else parse_padding(padding, "RandomCrop")
         c.check_type(pad_if_needed, (bool,), "pad_if_needed", "RandomCrop")
         self.pad_if_needed = pad_if_needed
-        self.fill_value = c.check_fill_value(fill_value, "RandomCrop")
+        self.fill_value = check_fill_value(fill_value, "RandomCrop")
         c.check_type(padding_mode, (Border,), "padding_mode", "RandomCrop")
         self.padding_mode = padding_mode
 
@@ -273,15 +301,36 @@ class RandomCrop(ImageTensorOperation):
             pw = tf.maximum(crop_w - shape[1], 0)
             img = ops.pad(img, pw, ph, pw, ph, self.padding_mode, self.fill_value)
         shape = tf.shape(img)
-        tf.debugging.assert_greater_equal(
-            shape[:2], tf.constant([crop_h, crop_w]),
-            message=f"For 'RandomCrop', the crop size {self.size} is larger than the (padded) image; "
-                    f"set pad_if_needed=True or a larger padding")
+        message = (f"For 'RandomCrop', the crop size {self.size} is larger than the (padded) image; "
+                   f"set pad_if_needed=True or a larger padding")
+        known = img.shape[:2]
+        if known.is_fully_defined():  # checked while tracing: no assert per image
+            if known[0] < crop_h or known[1] < crop_w:
+                raise RuntimeError(f"{message}: got an image of {known.as_list()} after padding.")
+        else:
+            tf.debugging.assert_greater_equal(shape[:2], tf.constant([crop_h, crop_w]), message=message)
         top_off = self._uniform((), 0, shape[0] - crop_h + 1, dtype=tf.int32)
         left_off = self._uniform((), 0, shape[1] - crop_w + 1, dtype=tf.int32)
         out = ops.crop(img, top_off, left_off, crop_h, crop_w)
         out = tf.ensure_shape(out, [crop_h, crop_w, image.shape[2] if not was_2d else 1])
         return ops.restore(out, was_2d)
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        if self.padding_mode != Border.CONSTANT or len(set(self.fill_value)) != 1:
+            return False
+        return _batched.random_crop_geometry(shapes[0], self.size, self.padding, self.pad_if_needed) is not None
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        top, bottom, left, right, h, w = _batched.random_crop_geometry(batch.shape[1:], self.size, self.padding,
+                                                                      self.pad_if_needed)
+        if top or bottom or left or right:
+            pads = [[0, 0], [top, bottom], [left, right]] + [[0, 0]] * (batch.shape.rank - 3)
+            fill = ops.saturate(tf.constant(float(self.fill_value[0]), tf.float64), batch.dtype)
+            batch = tf.pad(batch, pads, constant_values=fill)
+        n = tf.shape(batch)[0]
+        top_off = self._uniform([n], 0, h - self.size[0] + 1, dtype=tf.int32)
+        left_off = self._uniform([n], 0, w - self.size[1] + 1, dtype=tf.int32)
+        return _batched.crop_batch(batch, top_off, left_off, self.size[0], self.size[1])
 
 
 class HorizontalFlip(ImageTensorOperation):
@@ -297,6 +346,12 @@ class HorizontalFlip(ImageTensorOperation):
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         return tf.reverse(image, axis=[1])
 
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return shapes[0].rank in (2, 3)
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        return tf.reverse(batch, axis=[2])
+
 
 class VerticalFlip(ImageTensorOperation):
     """Flip an image upside down.
@@ -310,6 +365,12 @@ class VerticalFlip(ImageTensorOperation):
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         return tf.reverse(image, axis=[0])
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return shapes[0].rank in (2, 3)
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        return tf.reverse(batch, axis=[1])
 
 
 class RandomHorizontalFlip(ImageTensorOperation):
@@ -329,13 +390,24 @@ class RandomHorizontalFlip(ImageTensorOperation):
 
     def __init__(self, prob: float = 0.5) -> None:
         super().__init__()
-        self.prob = c.check_prob(prob, type(self).__name__)
+        self.prob = c.check_float_range(prob, "prob", type(self).__name__, 0.0, 1.0)
 
     _axis = 1
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         flip = self._bernoulli(self.prob)
         return tf.cond(flip, lambda: tf.reverse(image, axis=[self._axis]), lambda: image)
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return shapes[0].rank in (2, 3)
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        if self.prob <= 0.0:
+            return batch
+        if self.prob >= 1.0:
+            return tf.reverse(batch, axis=[self._axis + 1])
+        flip = self._uniform([tf.shape(batch)[0]]) < self.prob
+        return _batched.flip_batch(batch, flip, self._axis)
 
 
 class RandomVerticalFlip(RandomHorizontalFlip):
@@ -357,7 +429,7 @@ class RandomVerticalFlip(RandomHorizontalFlip):
 def _parse_degrees(degrees: Any, api: str) -> Tuple[float, float]:
     c.check_type(degrees, (int, float, list, tuple), "degrees", api)
     if isinstance(degrees, (int, float)):
-        c.check_value(degrees, 0, c.FLOAT32_MAX, "degrees", api)
+        c.check_range(degrees, "degrees", api, 0, c.FLOAT32_MAX)
         d = degrees % 360
         return (-d, d)
     if len(degrees) != 2:
@@ -414,7 +486,7 @@ class Rotate(ImageTensorOperation):
             for value in center:
                 c.check_type(value, (int, float), "center", api)
         self.center = center
-        self.fill_value = c.check_fill_value(fill_value, api)
+        self.fill_value = check_fill_value(fill_value, api)
 
     def _angle(self) -> tf.Tensor:
         return tf.constant(self.degrees, tf.float32)
@@ -478,14 +550,20 @@ class Rescale(ImageTensorOperation):
 
     def __init__(self, rescale: float, shift: float) -> None:
         super().__init__()
-        self.rescale = c.check_number(rescale, "rescale", "Rescale")
-        self.shift = c.check_number(shift, "shift", "Rescale")
+        self.rescale = c.check_float_range(rescale, "rescale", "Rescale", -c.FLOAT32_MAX, c.FLOAT32_MAX)
+        self.shift = c.check_float_range(shift, "shift", "Rescale", -c.FLOAT32_MAX, c.FLOAT32_MAX)
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         if image.dtype == tf.float64:
             return tf.cast(image * self.rescale + self.shift, tf.float32)
         x = tf.cast(image, tf.float32)
         return x * np.float32(self.rescale) + np.float32(self.shift)
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # element-wise
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        return self._apply(batch)
 
 
 class Normalize(ImageTensorOperation):
@@ -512,10 +590,10 @@ class Normalize(ImageTensorOperation):
             raise ValueError(f"For '{api}', length of mean and std must be equal, but got {len(mean)} and {len(std)}.")
         for i, value in enumerate(mean):
             c.check_type(value, (int, float), f"mean[{i}]", api)
-            c.check_value(value, 0, 255, f"mean[{i}]", api)
+            c.check_range(value, f"mean[{i}]", api, 0, 255)
         for i, value in enumerate(std):
             c.check_type(value, (int, float), f"std[{i}]", api)
-            c.check_value(value, 0, 255, f"std[{i}]", api, left_open=True)
+            c.check_range(value, f"std[{i}]", api, 0, 255, inc_low=False)
         c.check_type(is_hwc, (bool,), "is_hwc", api)
         self.mean = list(mean)
         self.std = list(std)
@@ -528,10 +606,32 @@ class Normalize(ImageTensorOperation):
         if image.shape.rank == 2:
             return (x - mean[0]) / std[0]
         if self.is_hwc:
-            channels = tf.shape(x)[-1]
-            tf.debugging.assert_equal(tf.logical_or(tf.equal(channels, len(self.mean)), len(self.mean) == 1), True,
-                                      message=f"For 'Normalize', the number of channels does not match the "
-                                              f"length of mean {self.mean}")
+            message = f"For 'Normalize', the number of channels does not match the length of mean {self.mean}"
+            known = image.shape[-1]
+            if known is not None:  # checked while tracing: no assert per image
+                if known != len(self.mean) and len(self.mean) != 1:
+                    raise RuntimeError(f"{message}: got {known} channels.")
+            elif len(self.mean) != 1:
+                tf.debugging.assert_equal(tf.shape(x)[-1], len(self.mean), message=message)
+            return (x - mean) / std
+        return (x - mean[:, None, None]) / std[:, None, None]
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        shape = shapes[0]
+        if shape.rank == 2:
+            return True
+        if shape.rank != 3:
+            return False
+        channels = shape[2] if self.is_hwc else shape[0]
+        return len(self.mean) == 1 or channels == len(self.mean)
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        x = tf.cast(batch, tf.float32)
+        mean = tf.constant(self.mean, tf.float32)
+        std = tf.constant(self.std, tf.float32)
+        if batch.shape.rank == 3:
+            return (x - mean[0]) / std[0]
+        if self.is_hwc:
             return (x - mean) / std
         return (x - mean[:, None, None]) / std[:, None, None]
 
@@ -556,6 +656,12 @@ class HWC2CHW(ImageTensorOperation):
             raise RuntimeError(f"For 'HWC2CHW', the input should be in shape of <H,W> or <H,W,C>, "
                                f"but got shape {image.shape.as_list()}.")
         return tf.transpose(image, [2, 0, 1])
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return shapes[0].rank in (2, 3)
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        return batch if batch.shape.rank == 3 else tf.transpose(batch, [0, 3, 1, 2])
 
 
 class ToTensor(ImageTensorOperation):
@@ -714,7 +820,7 @@ class RandomColorAdjust(ImageTensorOperation):
                 raise ValueError(f"For '{api}', input {name} is not within the required interval of "
                                  f"[{bound[0]}, {bound[1]}], but got {value}.")
             return (float(pair[0]), float(pair[1]))
-        return c.check_range_pair(value, name, api, bound[0], bound[1])
+        return c.check_min_max(value, name, api, bound[0], bound[1])
 
     def _factor(self, bounds: Tuple[float, float]) -> tf.Tensor:
         if bounds[0] == bounds[1]:

@@ -47,7 +47,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import _as, _tf
 
 __all__ = ["Optimizer"]
@@ -257,7 +257,7 @@ class Optimizer(Cell):
         """Check a learning rate and turn it into a float32 scalar Parameter named ``name``."""
         if isinstance(learning_rate, (float, int)) and not isinstance(learning_rate, np.ndarray):
             learning_rate = float(learning_rate)
-            validator.check_non_negative_float(learning_rate, "learning rate", self.cls_name)
+            validator.check_non_negative_float(learning_rate, "learning rate", self.cls_name, allow_int=False)
             return Parameter(Tensor(learning_rate, mstype.float32), name)
         if isinstance(learning_rate, Tensor):
             if learning_rate.ndim == 0:
@@ -270,7 +270,7 @@ class Optimizer(Cell):
     def _preprocess_weight_decay(self, weight_decay: Any) -> float:
         if isinstance(weight_decay, (float, int)):
             weight_decay = float(weight_decay)
-            validator.check_non_negative_float(weight_decay, "weight_decay", self.cls_name)
+            validator.check_non_negative_float(weight_decay, "weight_decay", self.cls_name, allow_int=False)
             return weight_decay
         raise TypeError("For 'Optimizer', the argument 'weight_decay' must be int or float, but got "
                         f"{type(weight_decay)}.")

@@ -24,7 +24,7 @@ from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.experimental.optim.adamw import _scalar
 from tfspore.experimental.optim.optimizer import Optimizer
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import _success, _tf
 from tfspore.nn.optim.sgd import _apply_sgd
 
@@ -62,20 +62,20 @@ class SGD(Optimizer):
     def __init__(self, params: Any, lr: Any, momentum: float = 0, dampening: float = 0, weight_decay: float = 0.0,
                  nesterov: bool = False, *, maximize: bool = False) -> None:
         name = type(self).__name__
-        validator.check_value_type("lr", lr, [float, int, Tensor], name)
+        validator.check_type(lr, [float, int, Tensor], "lr", name)
         if _scalar(lr, "lr", name, allow_tensor=True) < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}. For '{name}', the 'lr' must be >= 0.")
-        validator.check_value_type("momentum", momentum, [int, float], name)
+        validator.check_type(momentum, [int, float], "momentum", name)
         if momentum < 0.0:
             raise ValueError(f"Invalid momentum value: {momentum}. For '{name}', the 'momentum' must be >= 0.")
         momentum = float(momentum)
-        validator.check_value_type("nesterov", nesterov, [bool], name)
-        validator.check_value_type("maximize", maximize, [bool], name)
+        validator.check_type(nesterov, [bool], "nesterov", name)
+        validator.check_type(maximize, [bool], "maximize", name)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening, "weight_decay": weight_decay,
                     "nesterov": nesterov, "maximize": maximize, "grad_centralization": False}
         super().__init__(params, defaults)
         for group in self.param_groups:
-            validator.check_value_type("dampening", group.get("dampening"), [int, float], name)
+            validator.check_type(group.get("dampening"), [int, float], "dampening", name)
             group["dampening"] = float(group.get("dampening"))
         if nesterov and (momentum <= 0.0 or dampening != 0.0):
             raise ValueError(f"For 'SGD', if 'nesterov' is true, 'momentum' must be > 0.0 and 'dampening' must equal "

@@ -177,7 +177,7 @@ def unpackb(data: bytes) -> Any:
     """
     try:
         value, pos = _unpack(data, 0)
-    except (IndexError, struct.error, UnicodeDecodeError, ValueError) as err:
+    except (IndexError, struct.error, UnicodeDecodeError, ValueError, TypeError, RecursionError) as err:
         raise ValueError(f"corrupt MessagePack data: {err}") from err
     if pos != len(data):
         raise ValueError(f"corrupt MessagePack data: {len(data) - pos} trailing bytes")

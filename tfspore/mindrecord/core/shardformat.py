@@ -248,13 +248,69 @@ def parse_header(data: bytes, path: str) -> Dict[str, Any]:
                            f"a MindRecord file: header length {n}, file has {len(data)} bytes.")
     try:
         header = json.loads(data[LEN:LEN + n].decode("utf-8"))
-        schema = header["schema"][0]
-        header["header_size"] = int(header["header_size"])
-        header["page_size"] = int(header["page_size"])
-        schema["schema"] = dict(schema["schema"])
-    except (ValueError, KeyError, IndexError, TypeError) as err:
+        _check_header(header)
+    except (ValueError, KeyError, IndexError, TypeError, RecursionError) as err:
         raise RuntimeError(f"Invalid file, {path!r} is not a MindRecord file or its header is corrupt: "
                            f"{err}.") from err
     header["page"] = header.get("page") or []
     header["index_fields"] = header.get("index_fields") or []
     return header
+
+
+_SCALAR_TYPES = ("int32", "int64", "float32", "float64", "string")
+_ARRAY_TYPES = ("int32", "int64", "float32", "float64")
+_PAGE_KEYS = ("page_id", "page_size", "page_type_id", "start_row_id", "end_row_id")
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0  # pylint: disable=unidiomatic-typecheck
+
+
+def _require(ok: bool, what: str) -> None:
+    if not ok:
+        raise ValueError(what)
+
+
+def _check_schema(meta: Any) -> None:
+    _require(isinstance(meta, dict) and isinstance(meta.get("schema"), dict) and meta["schema"],
+             "'schema' holds no field")
+    for name, spec in meta["schema"].items():
+        _require(isinstance(spec, dict) and spec.get("type") in _SCALAR_TYPES + ("bytes",),
+                 f"field {name!r} has no valid type: {spec!r}")
+        if "shape" in spec:
+            shape = spec["shape"]
+            _require(spec["type"] in _ARRAY_TYPES and isinstance(shape, list) and shape
+                     and all(type(d) is int and (d > 0 or d == -1) for d in shape)  # noqa: E721
+                     and shape.count(-1) <= 1, f"field {name!r} has an invalid shape: {spec!r}")
+    blob = meta.get("blob_fields") or []
+    want = {f for f, spec in meta["schema"].items() if spec["type"] == "bytes" or "shape" in spec}
+    _require(isinstance(blob, list) and all(isinstance(f, str) for f in blob) and set(blob) == want
+             and len(blob) == len(want), f"'blob_fields' {blob!r} are not the bytes and array fields {sorted(want)}")
+    _require(isinstance(meta.get("desc", ""), str), "'desc' is not a string")
+
+
+def _check_header(header: Any) -> None:
+    """Raise ValueError naming the first part of a parsed header that MindRecord's layout rules out."""
+    _require(isinstance(header, dict), "the header is not a JSON object")
+    for key in ("header_size", "page_size"):
+        _require(_is_count(header.get(key)) and header[key] > 0, f"invalid {key!r}: {header.get(key)!r}")
+    schemas = header.get("schema")
+    _require(isinstance(schemas, list) and len(schemas) == 1, "'schema' is not a list of one schema")
+    _check_schema(schemas[0])
+    names = header.get("shard_addresses")
+    _require(isinstance(names, list) and names and all(
+        isinstance(f, str) and f and f not in (".", "..") and "/" not in f and "\\" not in f and "\x00" not in f
+        for f in names), f"invalid 'shard_addresses': {names!r} (shard file names without folders)")
+    _require(_is_count(header.get("shard_id", 0)), f"invalid 'shard_id': {header.get('shard_id')!r}")
+    for page in header.get("page") or []:
+        _require(isinstance(page, dict) and all(_is_count(page.get(k)) for k in _PAGE_KEYS)
+                 and page.get("page_type") in ("BLOB_DATA", "RAW_DATA")
+                 and page["page_size"] <= header["page_size"], f"invalid page entry: {page!r}")
+        groups = page.get("row_group_ids") or []
+        _require(isinstance(groups, list) and all(
+            isinstance(g, dict) and _is_count(g.get("id")) and _is_count(g.get("offset")) for g in groups),
+            f"invalid 'row_group_ids' of page {page['page_id']}")
+    _require(isinstance(header.get("page") or [], list), "'page' is not a list")
+    fields = header.get("index_fields") or []
+    _require(isinstance(fields, list) and all(isinstance(f, dict) and isinstance(f.get("index_field"), str)
+                                              for f in fields), f"invalid 'index_fields': {fields!r}")

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from typing import Any, Dict, List, Sequence, Tuple, Union
 
@@ -22,7 +23,7 @@ from tfspore.mindrecord.core import shardformat as fmt
 from tfspore.mindrecord.core import shardindex
 from tfspore.mindrecord.core.msgpack import unpackb
 
-__all__ = ["ShardTable", "load", "resolve_files", "read_header", "read_pages"]
+__all__ = ["ShardTable", "load", "resolve_files", "read_header", "read_pages", "check_input_file"]
 
 
 def resolve_files(file_name: Union[str, Sequence[str]], api: str) -> List[str]:
@@ -30,18 +31,17 @@ def resolve_files(file_name: Union[str, Sequence[str]], api: str) -> List[str]:
     for a list, exactly those files.
 
     Raises:
-        ValueError: If a file does not exist.
-        RuntimeError: If a header cannot be read.
+        ValueError: For ``MindDataset``, if a file does not exist or is not a regular file.
+        RuntimeError: For the other readers, if a file or its index does not exist or is not a
+            regular file; if a header cannot be read.
     """
     if isinstance(file_name, (list, tuple)):
         files = [os.fspath(f) for f in file_name]
         for f in files:
-            if not os.path.isfile(f):
-                raise ValueError(f"For '{api}', the file {f} does not exist or permission denied!")
+            check_input_file(f, api)
         return files
     path = os.fspath(file_name)
-    if not os.path.isfile(path):
-        raise ValueError(f"For '{api}', the file {path} does not exist or permission denied!")
+    check_input_file(path, api)
     header = read_header(path)
     folder = os.path.dirname(path)
     files = [os.path.join(folder, name) for name in header["shard_addresses"]]
@@ -52,12 +52,41 @@ def resolve_files(file_name: Union[str, Sequence[str]], api: str) -> List[str]:
     return files
 
 
+def check_input_file(path: str, api: str) -> None:
+    """MindSpore's checks of a file to read: ``MindDataset``'s (ValueError) or, for
+    ``FileReader`` / ``MindPage``, the data file's and its index's (RuntimeError)."""
+    if api == "MindDataset":
+        if not os.path.isfile(path) or not os.access(path, os.R_OK):
+            raise ValueError(f"For '{api}', the file {path} does not exist or permission denied!")
+        return
+    for item in (path, path + ".db"):
+        if not os.path.exists(item):
+            raise RuntimeError(f"The input: {item} is not exists.")
+        if not os.path.isfile(item):
+            raise RuntimeError(f"The input: {item} should be a regular file.")
+        if os.path.getsize(item) < MIN_FILE_SIZE:
+            raise RuntimeError(f"Invalid file, the size of mindrecord file: {os.path.getsize(item)} is smaller than "
+                               f"the lower limit: {MIN_FILE_SIZE}.\n Please check file path: {item} and use "
+                               f"'FileWriter' to generate valid mindrecord files.")
+
+
+# MindSpore's smallest readable data or index file, in bytes.
+MIN_FILE_SIZE = 8
+
+
 def read_header(path: str) -> Dict[str, Any]:
     """The parsed header of a shard file.
 
     Raises:
-        RuntimeError: If the file is not a MindRecord file or its header is truncated.
+        RuntimeError: If the file is not a regular file (a FIFO or a device would block or never
+            end), not a MindRecord file, or its header is truncated.
     """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as err:
+        raise RuntimeError(f"Invalid file, MindRecord file {path!r} cannot be read: {err}.") from err
+    if not stat.S_ISREG(mode):
+        raise RuntimeError(f"Invalid file, MindRecord file {path!r} is not a regular file.")
     with open(path, "rb") as f:
         head = f.read(fmt.LEN)
         if len(head) < fmt.LEN:
@@ -121,7 +150,11 @@ class ShardTable:
                 out[k] = int(value) if isinstance(value, float) and value.is_integer() else value
         for field, data in zip(self.blob_fields, self.blobs[i]):
             if not columns or field in columns:
-                out[field] = self.decode_blob(field, data)
+                try:
+                    out[field] = self.decode_blob(field, data)
+                except ValueError as err:
+                    raise RuntimeError(f"Invalid file, MindRecord file {self.files[self.file_of_row[i]]!r} is "
+                                       f"corrupt: field {field!r} of sample {i}: {err}.") from err
         return out
 
 

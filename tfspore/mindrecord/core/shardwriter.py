@@ -63,6 +63,7 @@ class ShardWriter:
         self.compression = 0
         self.index_rows: List[Tuple[int, ...]] = []
         self.index_values: List[Sequence[Any]] = []
+        self.appending = False
 
     @classmethod
     def reopen(cls, path: str, shard_id: int, header: Dict[str, Any], pages: Dict[int, bytes],
@@ -85,6 +86,7 @@ class ShardWriter:
         writer.index_rows = [tuple(row[:8]) for row in index]
         writer.index_values = [list(row[9::2]) for row in index]
         writer.row_count = len(index)
+        writer.appending = True
         return writer
 
     def _new_page(self, kind: str, start_row: int) -> _Page:
@@ -164,6 +166,6 @@ class ShardWriter:
                 end = max(end, start + len(page.data))
             out.truncate(end)
         shardindex.write_index(self.path + ".db", os.path.basename(self.path), index_fields, schema,
-                               self.index_rows, self.index_values)
+                               self.index_rows, self.index_values, append=self.appending)
         for item in (self.path, self.path + ".db"):
             os.chmod(item, stat.S_IRUSR | stat.S_IWUSR)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
 import tensorflow as tf
 
 
@@ -17,7 +18,10 @@ def _shape(x: Any) -> tuple:
     shape = x.shape if hasattr(x, "shape") else x
     if isinstance(shape, tf.TensorShape):
         return tuple(shape.as_list()) if shape.rank is not None else ()
-    return tuple(shape)
+    if not isinstance(shape, (tuple, list)):  # a traced tfspore Tensor of unknown rank: its shape is a Tensor
+        return ()
+    # While a graph is traced, a tfspore Tensor's unknown dimensions are scalar Tensors: unknown here.
+    return tuple(int(d) if isinstance(d, (int, np.integer)) else None for d in shape)
 
 
 def window_out(n: int | None, k: int, s: int = 1, d: int = 1, pad: int = 0) -> int | None:

@@ -18,7 +18,7 @@ from tfspore.ops.function._layout import elementwise_through_nchw
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 
 __all__ = ["Softmin", "Softmax", "Softmax2d", "LogSoftmax", "LogSoftmaxExt", "ReLU", "ReLU6", "RReLU", "SeLU", "SiLU",
@@ -422,8 +422,8 @@ class RReLU(_Elementwise):
 
     def __init__(self, lower: float = 1 / 8, upper: float = 1 / 3) -> None:
         super().__init__()
-        validator.check_value_type(upper, [float, int], "upper", self.cls_name)
-        validator.check_value_type(lower, [float, int], "lower", self.cls_name)
+        validator.check_type(upper, [float, int], "upper", self.cls_name)
+        validator.check_type(lower, [float, int], "lower", self.cls_name)
         if lower > upper:
             raise ValueError(f"For {self.cls_name}, the value of 'upper' must be greater than or equal to 'lower', but "
                              f"got upper: {upper}, lower: {lower}.")
@@ -641,7 +641,7 @@ class SoftShrink(_Elementwise):
 
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__()
-        validator.check_value_type(lambd, [float], "lambd", self.cls_name)
+        validator.check_type(lambd, [float], "lambd", self.cls_name)
         if lambd < 0:
             raise ValueError(f"For '{self.cls_name}', the 'lambd' must be a non-negative float, but got {lambd}.")
         self.lambd = lambd
@@ -667,7 +667,7 @@ class HShrink(_Elementwise):
 
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__()
-        validator.check_value_type(lambd, [float], "lambd", self.cls_name)
+        validator.check_type(lambd, [float], "lambd", self.cls_name)
         self.lambd = lambd
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
@@ -692,7 +692,7 @@ class CELU(_Elementwise):
 
     def __init__(self, alpha: float = 1.0) -> None:
         super().__init__()
-        validator.check_value_type(alpha, [float], "alpha", self.cls_name)
+        validator.check_type(alpha, [float], "alpha", self.cls_name)
         if alpha == 0:
             raise ValueError(f"For '{self.cls_name}', the 'alpha' can not be equal to 0, but got {alpha}.")
         self.alpha = alpha

@@ -20,7 +20,7 @@ from tfspore.common.initializer import HeUniform, Uniform, initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import get_activation
 from tfspore.ops.function import _pool
@@ -122,6 +122,13 @@ class Dense(Cell):
 
     def construct(self, x: Any) -> Tensor:
         v = to_tf(x)
+        if not v.dtype.is_floating:
+            # MindSpore's MatMul refuses mixed types (a layer's to_float casts only float inputs)
+            w_dtype = self.weight._var.dtype
+            raise TypeError(f"For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' with type "
+                            f"Tensor[{mstype.from_tf_dtype(v.dtype)}] and 'x2' with type "
+                            f"Tensor[{mstype.from_tf_dtype(w_dtype)}]. ('{self.cls_name}' got an input of dtype "
+                            f"{mstype.from_tf_dtype(v.dtype)}; cast it to {mstype.from_tf_dtype(w_dtype)}.)")
         dt = compute_dtype(self, v, self.weight._var.dtype)
         v = cast_to(v, dt)
         rank = v.shape.rank
@@ -228,13 +235,13 @@ class Dropout(Cell):
         if p is None:
             _warn_once("Dropout.keep_prob", "For Dropout, this parameter `keep_prob` will be deprecated, please use "
                        "`p` instead.")
-            validator.check_value_type(keep_prob, [float], "keep_prob", self.cls_name)
+            validator.check_type(keep_prob, [float], "keep_prob", self.cls_name)
             if keep_prob <= 0 or keep_prob > 1:
                 raise ValueError(f"For '{self.cls_name}', the 'keep_prob' must be a number in range (0, 1], but got "
                                  f"{keep_prob}.")
             self._rate = 1.0 - keep_prob
         else:
-            validator.check_value_type(p, [float, int], "p", self.cls_name)
+            validator.check_type(p, [float, int], "p", self.cls_name)
             if p < 0 or p >= 1:
                 raise ValueError(f"For '{self.cls_name}', the 'p' must be a number in range [0, 1), but got {p}.")
             self._rate = float(p)
@@ -294,7 +301,7 @@ class Unflatten(Cell):
     def __init__(self, axis: int, unflattened_size: tuple | list) -> None:
         super().__init__()
         validator.check_int(axis, "axis", "Unflatten")
-        validator.check_value_type(unflattened_size, [list, tuple], "unflattened_size", "Unflatten")
+        validator.check_type(unflattened_size, [list, tuple], "unflattened_size", "Unflatten")
         self.axis = axis
         self.unflattened_size = tuple(unflattened_size)
 
@@ -316,7 +323,7 @@ class _ChannelDropout(Cell):
 
     def __init__(self, p: float = 0.5) -> None:
         super().__init__()
-        validator.check_value_type(p, [float], "p", self.cls_name)
+        validator.check_type(p, [float], "p", self.cls_name)
         if p < 0 or p > 1:
             raise ValueError(f"For '{self.cls_name}', the 'p' must be a number in range [0, 1], but got {p}.")
         self.p = p

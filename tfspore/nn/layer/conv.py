@@ -29,7 +29,7 @@ from tfspore.common.initializer import HeUniform, Uniform, _calculate_fan_in_and
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._conv_kernels import add_bias, conv2d_nchw, conv2d_transpose_nchw, conv3d_ncdhw, deconv_length
 from tfspore.nn.layer._utils import cast_to, compute_dtype, init_repr, read_param, to_tf
 from tfspore.nn.layer._window import check_nonempty, check_window
@@ -168,8 +168,10 @@ class _Conv(Cell):
                              f"{tuple(v.shape.as_list()) if v.shape.rank is not None else None}.")
         c = v.shape[1] if self.data_format != "NHWC" else v.shape[-1]
         if c is not None and c != self.in_channels:
-            raise ValueError(f"For '{self.cls_name}', the input channels must equal 'in_channels' "
-                             f"{self.in_channels}, but got input shape {tuple(v.shape.as_list())}.")
+            # MindSpore's Conv2D (behind Conv1d and Conv2d) raises RuntimeError here, Conv3D ValueError
+            err = ValueError if rank == 5 else RuntimeError
+            raise err(f"For '{self.cls_name}', the input channels must equal 'in_channels' "
+                      f"{self.in_channels}, but got input shape {tuple(v.shape.as_list())}.")
 
     def _check_window(self, v: tf.Tensor, spatial: list) -> None:
         """Raise ValueError when the (padded) input is smaller than the dilated kernel."""

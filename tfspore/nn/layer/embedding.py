@@ -24,7 +24,7 @@ from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import runtime_check, validator
 from tfspore.nn.layer._utils import compute_dtype, read_param, to_tf
 from tfspore.nn.layer.clip import clip_by_norm_tf
 
@@ -64,9 +64,9 @@ class Embedding(Cell):
     def __init__(self, vocab_size: int, embedding_size: int, use_one_hot: bool = False, embedding_table: Any = "normal",
                  dtype: Any = mstype.float32, padding_idx: int | None = None) -> None:
         super().__init__()
-        self.vocab_size = validator.check_value_type(vocab_size, [int], "vocab_size", self.cls_name)
-        self.embedding_size = validator.check_value_type(embedding_size, [int], "embedding_size", self.cls_name)
-        validator.check_value_type(use_one_hot, [bool], "use_one_hot", self.cls_name)
+        self.vocab_size = validator.check_type(vocab_size, [int], "vocab_size", self.cls_name)
+        self.embedding_size = validator.check_type(embedding_size, [int], "embedding_size", self.cls_name)
+        validator.check_type(use_one_hot, [bool], "use_one_hot", self.cls_name)
         if dtype not in _NUMBER_TYPES:
             raise TypeError(f"For '{self.cls_name}', the 'dtype' must be a number type, but got {dtype}.")
         for arg, value in (("vocab_size", vocab_size), ("embedding_size", embedding_size)):
@@ -95,7 +95,7 @@ class Embedding(Cell):
         table = read_param(self.embedding_table)
         if self._mixed_precision_type is not None:
             table = tf.cast(table, compute_dtype(self, table))
-        flat = tf.reshape(v, [-1])
+        flat = runtime_check.wrap_indices(tf.reshape(v, [-1]), self.vocab_size, self.cls_name)
         if self.use_one_hot:
             one_hot = tf.one_hot(flat, self.vocab_size, dtype=self.dtype.tf_dtype)
             out = tf.matmul(tf.cast(one_hot, table.dtype), table)
@@ -149,7 +149,7 @@ class EmbeddingLookup(Cell):
                  sparse: bool = True, dtype: Any = mstype.float32) -> None:
         super().__init__()
         name = self.cls_name
-        validator.check_value_type(sparse, [bool], "sparse", name)
+        validator.check_type(sparse, [bool], "sparse", name)
         self.vocab_size = validator.check_positive_int(vocab_size, "vocab_size")
         self.target = target
         self.sparse = sparse

@@ -25,7 +25,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.container import CellList
 from tfspore.nn.layer.conv import Conv2d
@@ -270,7 +270,7 @@ class MSSSIM(Cell):
                  filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01, k2: float = 0.03) -> None:
         super().__init__()
         self.max_val = _check_max_val(self.cls_name, max_val)
-        validator.check_value_type(power_factors, [tuple, list], "power_factors", self.cls_name)
+        validator.check_type(power_factors, [tuple, list], "power_factors", self.cls_name)
         _check_window_args(self.cls_name, filter_size, filter_sigma, k1, k2)
         self.filter_size, self.filter_sigma, self.k1, self.k2 = filter_size, filter_sigma, k1, k2
         self.level = len(power_factors)

@@ -24,7 +24,7 @@ from tfspore.common.initializer import Initializer, initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.ops.function._layout import TO_NCHW, transposed_from
 
@@ -60,7 +60,7 @@ def _check_momentum(name: str, momentum: Any) -> None:
 
 
 def _check_num_features(name: str, num_features: Any) -> None:
-    validator.check_value_type(num_features, [int], "num_features", name)
+    validator.check_type(num_features, [int], "num_features", name)
     if num_features < 1:
         raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got {num_features}.")
 
@@ -361,7 +361,7 @@ class GroupNorm(Cell):
         if num_channels % num_groups != 0:
             raise ValueError(f"For '{self.cls_name}', the 'num_channels' must be divided by 'num_groups', but got "
                              f"'num_channels': {num_channels}, 'num_groups': {num_groups}.")
-        self.eps = validator.check_value_type(eps, [float], "eps", self.cls_name)
+        self.eps = validator.check_type(eps, [float], "eps", self.cls_name)
         self.affine = validator.check_bool(affine, "affine", self.cls_name)
         self.gamma = Parameter(initializer(gamma_init, self.num_channels, dtype=dtype), name="gamma",
                                requires_grad=affine)
@@ -400,10 +400,10 @@ class _InstanceNorm(Cell):
                  gamma_init: Any = "ones", beta_init: Any = "zeros", dtype: Any = mstype.float32) -> None:
         super().__init__()
         name = self.cls_name
-        validator.check_value_type(num_features, [int], "num_features", name)
-        validator.check_value_type(eps, [float], "eps", name)
-        validator.check_value_type(momentum, [float], "momentum", name)
-        validator.check_value_type(affine, [bool], "affine", name)
+        validator.check_type(num_features, [int], "num_features", name)
+        validator.check_type(eps, [float], "eps", name)
+        validator.check_type(momentum, [float], "momentum", name)
+        validator.check_type(affine, [bool], "affine", name)
         for key, val in (("gamma_init", gamma_init), ("beta_init", beta_init)):
             if not isinstance(val, (Tensor, numbers.Number, str, Initializer)):
                 raise TypeError(f"For '{name}', the type of '{key}' must be in [Tensor, numbers.Number, str, "

@@ -25,7 +25,7 @@ import tensorflow as tf
 from tfspore import context as _context
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.layer._window import check_nonempty, check_window
 from tfspore.ops.function import _pool
@@ -82,7 +82,7 @@ class _PoolNd(Cell):
 
     def __init__(self, kernel_size: Any, stride: Any, pad_mode: str, data_format: str = "NCHW") -> None:
         super().__init__()
-        validator.check_value_type(pad_mode, [str], "pad_mode", self.cls_name)
+        validator.check_type(pad_mode, [str], "pad_mode", self.cls_name)
         self.pad_mode = validator.check_string(pad_mode.upper(), ["VALID", "SAME", "PAD"], "pad_mode", self.cls_name)
         self.format = validator.check_string(data_format, ["NCHW", "NHWC"], "format", self.cls_name)
         target = _context.get_context("device_target")
@@ -93,7 +93,7 @@ class _PoolNd(Cell):
         self.stride = self._check_int_or_tuple("stride", stride)
 
     def _check_int_or_tuple(self, arg_name: str, value: Any) -> Any:
-        validator.check_value_type(value, [int, tuple], arg_name, self.cls_name)
+        validator.check_type(value, [int, tuple], arg_name, self.cls_name)
         msg = f"For '{self.cls_name}', the '{arg_name}' must be an positive int number or a tuple, but got {value!r}."
         if isinstance(value, int):
             if value <= 0:
@@ -132,7 +132,7 @@ def _check_rank(name: str, v: tf.Tensor, ranks: tuple) -> None:
 
 
 def _maxpool_padding(name: str, padding: Any, nd: int) -> tuple[int, ...]:
-    validator.check_value_type(padding, [int, tuple, list], "padding", name)
+    validator.check_type(padding, [int, tuple, list], "padding", name)
     if isinstance(padding, int):
         return (padding,) * nd
     for p in padding:
@@ -309,7 +309,7 @@ class MaxPool1d(_PoolNd):
 
 # ------------------------------------------------------------------------------- average pooling
 def _avg_padding(name: str, padding: Any, nd: int) -> tuple[int, ...]:
-    validator.check_value_type(padding, [int, tuple, list], "padding", name)
+    validator.check_type(padding, [int, tuple, list], "padding", name)
     if isinstance(padding, int):
         validator.check_non_negative_int(padding, "padding", name)
         return (padding,) * nd
@@ -383,7 +383,7 @@ class AvgPool2d(_PoolNd):
             if self.pad_mode == "VALID":
                 spatial = v.shape[1:3] if self.format == "NHWC" else v.shape[2:4]
                 lead = (v.shape[0], v.shape[3]) if self.format == "NHWC" else v.shape[:2]
-                check_window(self.cls_name, v, list(spatial), k, s, lead=lead)
+                check_window(self.cls_name, v, list(spatial), k, s, lead=lead, err=RuntimeError)  # as MindSpore
             return _tf_pool("avg", v, k, s, self.pad_mode, self.format)
         div = self.divisor_override or 0
         if self.pad_mode != "SAME":
@@ -392,7 +392,7 @@ class AvgPool2d(_PoolNd):
                     for n, kk, ss, pp in zip(v.shape[2:4], k, s, pads)]
             if any(o is not None and o <= 0 for o in outs):
                 check_window(self.cls_name, v, list(v.shape[2:4]), k, s, pads=[2 * p for p in pads],
-                             lead=v.shape[:2])
+                             lead=v.shape[:2], err=RuntimeError)
         if self.pad_mode == "SAME":
             return _avg_pool_same(v, k, s, self.count_include_pad, div)
         return to_tf(_pool.avg_pool2d(v, k, s, self._pads, self.ceil_mode, self.count_include_pad, div))
@@ -495,7 +495,7 @@ class _AdaptivePool1d(Cell):
 
     def __init__(self, output_size: int) -> None:
         super().__init__()
-        validator.check_value_type(output_size, [int], "output_size", self.cls_name)
+        validator.check_type(output_size, [int], "output_size", self.cls_name)
         if output_size < 1:
             raise ValueError(f"For '{self.cls_name}', the 'output_size' must be int and must >= 1, but got "
                              f"{output_size}.")
@@ -551,7 +551,7 @@ class AdaptiveMaxPool1d(_AdaptivePool1d):
 
 
 def _check_output_size2(name: str, output_size: Any) -> Any:
-    validator.check_value_type(output_size, [int, tuple], "output_size", name)
+    validator.check_type(output_size, [int, tuple], "output_size", name)
     if isinstance(output_size, tuple):
         if len(output_size) != 2:
             raise ValueError(f"For '{name}', the 'length of output_size' must be int and must = 2, but got "

@@ -27,7 +27,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.layer._window import check_window
 from tfspore.ops.operations import AvgPool3D
@@ -66,7 +66,7 @@ class _Pool3d(Cell):
 
     def __init__(self, kernel_size: Any, stride: Any, pad_mode: str) -> None:
         super().__init__()
-        validator.check_value_type(pad_mode, [str], "pad_mode", self.cls_name)
+        validator.check_type(pad_mode, [str], "pad_mode", self.cls_name)
         self.pad_mode = validator.check_string(pad_mode.upper(), ["VALID", "SAME", "PAD"], "pad_mode", self.cls_name)
         self.kernel_size = self._int_or_tuple("kernel_size", kernel_size)
         self.stride = self._int_or_tuple("stride", stride)
@@ -77,7 +77,7 @@ class _Pool3d(Cell):
         self._k, self._s = _triple(self.kernel_size), _triple(self.stride)
 
     def _int_or_tuple(self, arg: str, value: Any) -> Any:
-        validator.check_value_type(value, [int, tuple], arg, self.cls_name)
+        validator.check_type(value, [int, tuple], arg, self.cls_name)
         msg = f"For '{self.cls_name}', the '{arg}' must be an positive int number or a tuple, but got {value!r}"
         if isinstance(value, int):
             if value <= 0:
@@ -110,7 +110,7 @@ class _Pool3d(Cell):
 
 
 def _check_padding(name: str, padding: Any, size: int) -> tuple[int, ...]:
-    validator.check_value_type(padding, [int, tuple, list], "padding", name)
+    validator.check_type(padding, [int, tuple, list], "padding", name)
     if _is_int(padding):
         if padding < 0:
             raise ValueError(f"For '{name}', the 'padding' must be non-negative, but got {padding}.")
@@ -160,7 +160,7 @@ class MaxPool3d(_Pool3d):
             pads = pads * 3
         if len(pads) != 3:
             raise ValueError(f"For {name}, the length of padding must equal to 3, but got {len(pads)}.")
-        validator.check_value_type(dilation, [int, tuple], "dilation", name)
+        validator.check_type(dilation, [int, tuple], "dilation", name)
         dil = _triple(dilation) if _is_int(dilation) or len(dilation) in (1, 3) else None
         if dil is None or any(d < 1 for d in dil):
             raise ValueError(f"For {name}, the 'dilation' must be a positive int or a tuple of 1 or 3 positive ints, "
@@ -292,6 +292,7 @@ class AvgPool3d(_Pool3d):
         ceil = self.ceil_mode and self.pad_mode != "SAME"
         outs = [_out_len(dims[i], k[i], s[i], lohi[i][0], lohi[i][1], 1, ceil) for i in range(3)]
         if any(o <= 0 for o in outs):
-            check_window(self.cls_name, v, dims, k, s, pads=[lo + hi for lo, hi in lohi], lead=v.shape[:2])
+            check_window(self.cls_name, v, dims, k, s, pads=[lo + hi for lo, hi in lohi], lead=v.shape[:2],
+                         err=RuntimeError)  # MindSpore's AvgPool3D raises RuntimeError
         y = to_tf(self._pool(v))
         return _wrap(y[0] if unbatched else y)

@@ -21,7 +21,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import to_tf
 
 __all__ = ["Unfold", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle"]
@@ -58,7 +58,7 @@ class Unfold(Cell):
     def __init__(self, ksizes: Any, strides: Any, rates: Any, padding: str = "valid") -> None:
         super().__init__()
         for arg, value in (("ksize", ksizes), ("stride", strides), ("rate", rates)):
-            validator.check_value_type(value, [tuple, list], f"{arg}s", self.cls_name)
+            validator.check_type(value, [tuple, list], f"{arg}s", self.cls_name)
             if len(value) != 4 or value[0] != 1 or value[3] != 1:
                 raise ValueError(f"For '{self.cls_name}' the format of '{arg}s' must be [1, {arg}_row, {arg}_col, 1], "
                                  f"but got {value}.")

@@ -24,7 +24,7 @@ from tfspore.common.initializer import Uniform, initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
 from tfspore.ops.function.kernel_dtype import fast_matmul
 
@@ -171,7 +171,7 @@ class RNNCellBase(Cell):
     def __init__(self, input_size: int, hidden_size: int, has_bias: bool, num_chunks: int,
                  dtype: Any = mstype.float32) -> None:
         super().__init__()
-        validator.check_value_type(has_bias, [bool], "has_bias", self.cls_name)
+        validator.check_type(has_bias, [bool], "has_bias", self.cls_name)
         validator.check_positive_int(hidden_size, "hidden_size", self.cls_name)
         validator.check_positive_int(input_size, "input_size", self.cls_name)
         self.input_size = input_size
@@ -244,7 +244,7 @@ class RNNCell(RNNCellBase):
     def __init__(self, input_size: int, hidden_size: int, has_bias: bool = True, nonlinearity: str = "tanh",
                  dtype: Any = mstype.float32) -> None:
         super().__init__(input_size, hidden_size, has_bias, num_chunks=1, dtype=dtype)
-        validator.check_value_type(nonlinearity, [str], "nonlinearity", self.cls_name)
+        validator.check_type(nonlinearity, [str], "nonlinearity", self.cls_name)
         validator.check_string(nonlinearity, self._non_linearity, "nonlinearity", self.cls_name)
         self.nonlinearity = nonlinearity
 

@@ -29,7 +29,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
 from tfspore.nn.layer.basic import Dropout
 from tfspore.ops.function.kernel_dtype import fast_matmul
@@ -206,9 +206,9 @@ class _RNNBase(Cell):
                             f"'{type(dropout).__name__}' ({dropout!r}).")
         if math.isinf(dropout) or math.isnan(dropout):
             raise ValueError(f"For '{self.cls_name}', the 'dropout' must be a legal float, but got '{dropout}'.")
-        validator.check_value_type(has_bias, [bool], "has_bias", self.cls_name)
-        validator.check_value_type(batch_first, [bool], "batch_first", self.cls_name)
-        validator.check_value_type(bidirectional, [bool], "bidirectional", self.cls_name)
+        validator.check_type(has_bias, [bool], "has_bias", self.cls_name)
+        validator.check_type(batch_first, [bool], "batch_first", self.cls_name)
+        validator.check_type(bidirectional, [bool], "bidirectional", self.cls_name)
         if not 0 <= dropout < 1:
             raise ValueError(f"For '{self.cls_name}', the 'dropout' must be a number in range [0, 1) representing "
                              f"the probability of an element being zeroed, but got {dropout}.")

@@ -27,7 +27,7 @@ import tensorflow as tf
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import to_tf
 
 __all__ = ["OneHot", "Tril", "Triu", "Roll", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag", "L1Regularizer",
@@ -154,8 +154,8 @@ class Roll(Cell):
 
     def __init__(self, shift: Any, axis: Any) -> None:
         super().__init__()
-        validator.check_value_type(shift, [int, tuple, list], "shift", self.cls_name)
-        validator.check_value_type(axis, [int, tuple, list], "axis", self.cls_name)
+        validator.check_type(shift, [int, tuple, list], "shift", self.cls_name)
+        validator.check_type(axis, [int, tuple, list], "axis", self.cls_name)
         self.shift = list(shift) if isinstance(shift, (list, tuple)) else [shift]
         self.axis = list(axis) if isinstance(axis, (list, tuple)) else [axis]
         if len(self.shift) != len(self.axis):
@@ -246,7 +246,7 @@ class L1Regularizer(Cell):
 
     def __init__(self, scale: Any) -> None:
         super().__init__()
-        validator.check_value_type(scale, [int, float], "scale", self.cls_name)
+        validator.check_type(scale, [int, float], "scale", self.cls_name)
         if scale <= 0:
             raise ValueError(f"For '{self.cls_name}', the 'scale' must be greater than 0, but got {scale}.")
         if math.isinf(scale) or math.isnan(scale):
@@ -320,9 +320,9 @@ class Moments(Cell):
         axis = () if axis is None else axis
         if isinstance(axis, tuple):
             for idx, item in enumerate(axis):
-                validator.check_value_type(item, [int], f"axis[{idx}]", self.cls_name)
-        self.axis = validator.check_value_type(axis, [int, tuple], "axis", self.cls_name)
-        self.keep_dims = validator.check_value_type(False if keep_dims is None else keep_dims, [bool], "keep_dims",
+                validator.check_type(item, [int], f"axis[{idx}]", self.cls_name)
+        self.axis = validator.check_type(axis, [int, tuple], "axis", self.cls_name)
+        self.keep_dims = validator.check_type(False if keep_dims is None else keep_dims, [bool], "keep_dims",
                                                     self.cls_name)
 
     def construct(self, x: Any) -> tuple:
@@ -362,8 +362,8 @@ class ReduceLogSumExp(Cell):
 
     def __init__(self, axis: Any, keep_dims: bool = False) -> None:
         super().__init__()
-        validator.check_value_type(axis, [int, list, tuple], "axis", self.cls_name)
-        validator.check_value_type(keep_dims, [bool], "keep_dims", self.cls_name)
+        validator.check_type(axis, [int, list, tuple], "axis", self.cls_name)
+        validator.check_type(keep_dims, [bool], "keep_dims", self.cls_name)
         self.axis, self.keep_dims = axis, keep_dims
 
     def construct(self, x: Any) -> Tensor:

@@ -28,7 +28,7 @@ from tfspore.common.initializer import (HeUniform, Uniform, XavierNormal, Xavier
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import GELU, ReLU
 from tfspore.nn.layer.basic import Dense, Dropout

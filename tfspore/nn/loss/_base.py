@@ -17,6 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common import dtype as mstype
+from tfspore.common._tensor_promote import check_broadcast
 from tfspore.common.tensor import Tensor, _promote, _wrap
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, to_tf
@@ -60,8 +61,14 @@ def ms_dtype_name(dt: tf.DType) -> str:
 
 
 def binary(a: Any, b: Any) -> tuple[tf.Tensor, tf.Tensor]:
-    """Two loss inputs as tf tensors of one dtype, with MindSpore's type promotion (``a - b``)."""
-    return _promote(to_tf(a), to_tf(b))
+    """Two loss inputs as tf tensors of one dtype, with MindSpore's type promotion (``a - b``).
+
+    Raises:
+        ValueError: when the static shapes cannot broadcast (checked at trace time, as ``Sub``).
+    """
+    ta, tb = _promote(to_tf(a), to_tf(b))
+    check_broadcast("Sub", ta, tb, ("logits", "labels"))
+    return ta, tb
 
 
 def reduce_loss(x: tf.Tensor, reduction: str, weights: Any = None) -> tf.Tensor:

@@ -13,9 +13,10 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.loss._base import LossBase, check_is_tensor, check_reduction, ms_dtype_name, static_shape
 from tfspore.ops.function import _loss as F
@@ -82,12 +83,21 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         b = to_tf(labels)
         if self.sparse:
             if b.dtype not in (tf.int32, tf.int64):
-                b = tf.cast(b, tf.int32)
+                # MindSpore's primitive behind each reduction refuses other label types (no truncation)
+                prim, arg = (("SparseSoftmaxCrossEntropyWithLogits", "labels_type") if self.reduction == "mean"
+                             else ("OneHot", "indices"))
+                raise TypeError(f"For primitive[{prim}], the input argument[{arg}] must be a type of "
+                                f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{mstype.from_tf_dtype(b.dtype)}]. "
+                                f"('{self.cls_name}' with sparse=True takes the class indices as 'labels'.)")
             if self.reduction == "mean":
                 x = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=b, logits=a)
                 return _wrap(tf.reduce_mean(x))
             depth = a.shape[-1] if a.shape[-1] is not None else tf.shape(a)[-1]
             b = tf.one_hot(b, depth, 1.0, 0.0, dtype=tf.float32)
+        elif a.shape.rank is not None and b.shape.rank is not None and not a.shape.is_compatible_with(b.shape):
+            raise ValueError(f"For '{self.cls_name}', evaluator arg 'label' shape must be consistent with 'logits' "
+                             f"shape, but got 'label' shape: {tuple(b.shape.as_list())}, 'logits' shape: "
+                             f"{tuple(a.shape.as_list())}.")
         x = tf.nn.softmax_cross_entropy_with_logits(labels=cast_to(b, a.dtype), logits=a)
         return self.get_loss(x)
 

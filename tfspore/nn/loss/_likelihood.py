@@ -17,7 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.activation import LogSoftmax
 from tfspore.nn.loss._base import LossBase, check_is_tensor, check_reduction
@@ -64,7 +64,7 @@ class FocalLoss(LossBase):
 
     def __init__(self, weight: Any = None, gamma: float = 2.0, reduction: str = "mean") -> None:
         super().__init__(reduction=reduction)
-        self.gamma = validator.check_value_type(gamma, [float], "gamma")
+        self.gamma = validator.check_type(gamma, [float], "gamma", self.cls_name)
         if weight is not None and not isinstance(weight, Tensor):
             raise TypeError(f"For '{self.cls_name}', the type of 'weight' must be a Tensor, but got "
                             f"{type(weight).__name__}.")
@@ -170,7 +170,7 @@ class MultiMarginLoss(LossBase):
         super().__init__()
         if p not in (1, 2) or isinstance(p, bool):
             raise ValueError(f"For 'MultiMarginLoss', the 'p' must be 1 or 2, but got {p!r}.")
-        validator.check_value_type(margin, [int, float], "margin", "MultiMarginLoss")
+        validator.check_type(margin, [int, float], "margin", "MultiMarginLoss")
         self.p, self.margin = p, float(margin)
         self.reduction = check_reduction(reduction, "MultiMarginLoss")
         self.weight = weight
@@ -262,7 +262,7 @@ class HingeEmbeddingLoss(LossBase):
 
     def __init__(self, margin: float = 1.0, reduction: str = "mean") -> None:
         super().__init__()
-        validator.check_value_type(margin, [float, int], "margin", self.cls_name)
+        validator.check_type(margin, [float, int], "margin", self.cls_name)
         self.margin = margin
         self.reduction = check_reduction(reduction, self.cls_name)
 
@@ -343,7 +343,7 @@ class GaussianNLLLoss(LossBase):
         super().__init__()
         if not eps > 0 or math.isinf(eps):
             raise ValueError(f"For '{self.cls_name}', the 'eps' must be in range of (0, inf), but got {eps}.")
-        validator.check_value_type(full, [bool], "full", self.cls_name)
+        validator.check_type(full, [bool], "full", self.cls_name)
         self.full, self.eps = full, eps
         self.reduction = check_reduction(reduction, "gaussian_nll_loss")
 

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["Adagrad"]
@@ -25,9 +25,9 @@ _EPS = 1e-8
 
 
 def _check_param_value(accum: Any, update_slots: Any, prim_name: str | None = None) -> None:
-    validator.check_value_type("accum", accum, [float], prim_name)
-    validator.check_value_type("update_slots", update_slots, [bool], prim_name)
-    validator.check_non_negative_float(accum, "accum", prim_name)
+    validator.check_type(accum, [float], "accum", prim_name)
+    validator.check_type(update_slots, [bool], "update_slots", prim_name)
+    validator.check_non_negative_float(accum, "accum", prim_name, allow_int=False)
 
 
 def _apply_adagrad(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: Any, update_slots: bool) -> Any:

@@ -20,17 +20,17 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["Adadelta"]
 
 
 def _check_param_value(rho: Any, epsilon: Any, prim_name: str | None = None) -> None:
-    validator.check_value_type("rho", rho, [float], prim_name)
-    validator.check_value_type("epsilon", epsilon, [float], prim_name)
-    validator.check_float_range(rho, 0.0, 1.0, validator.INC_BOTH, "rho", prim_name)
-    validator.check_non_negative_float(epsilon, "epsilon", prim_name)
+    validator.check_type(rho, [float], "rho", prim_name)
+    validator.check_type(epsilon, [float], "epsilon", prim_name)
+    validator.check_float_range(rho, "rho", prim_name, 0.0, 1.0, inc_low=True, inc_high=True, allow_int=False)
+    validator.check_non_negative_float(epsilon, "epsilon", prim_name, allow_int=False)
 
 
 def _apply_adadelta(var: tf.Variable, accum: tf.Variable, accum_update: tf.Variable, lr: tf.Tensor, rho: float,

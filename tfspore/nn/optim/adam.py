@@ -31,19 +31,19 @@ from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
 
 
 def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
-    validator.check_value_type("beta1", beta1, [float], prim_name)
-    validator.check_value_type("beta2", beta2, [float], prim_name)
-    validator.check_value_type("eps", eps, [float], prim_name)
-    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
-    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
-    validator.check_positive_float(eps, "eps", prim_name)
+    validator.check_type(beta1, [float], "beta1", prim_name)
+    validator.check_type(beta2, [float], "beta2", prim_name)
+    validator.check_type(eps, [float], "eps", prim_name)
+    validator.check_float_range(beta1, "beta1", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
+    validator.check_float_range(beta2, "beta2", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
+    validator.check_positive_float(eps, "eps", prim_name, allow_int=False)
 
 
 def _apply_adam(var: tf.Variable, m: tf.Variable, v: tf.Variable, vhat: tf.Variable | None, new_lr: tf.Tensor,
@@ -120,11 +120,11 @@ class Adam(Optimizer):
         use_lazy = kwargs.get("use_lazy", False)
         use_offload = kwargs.get("use_offload", False)
         _check_param_value(beta1, beta2, eps, self.cls_name)
-        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
-        validator.check_value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
-        validator.check_value_type("use_amsgrad", use_amsgrad, [bool], self.cls_name)
-        validator.check_value_type("use_lazy", use_lazy, [bool], self.cls_name)
-        validator.check_value_type("use_offload", use_offload, [bool], self.cls_name)
+        validator.check_type(use_locking, [bool], "use_locking", self.cls_name)
+        validator.check_type(use_nesterov, [bool], "use_nesterov", self.cls_name)
+        validator.check_type(use_amsgrad, [bool], "use_amsgrad", self.cls_name)
+        validator.check_type(use_lazy, [bool], "use_lazy", self.cls_name)
+        validator.check_type(use_offload, [bool], "use_offload", self.cls_name)
         if use_lazy and use_offload:
             raise ValueError(f"For 'Adam', 'use_lazy' and 'use_offload' can not both be True.But got "
                              f"use_lazy={use_lazy}, use_offload={use_offload}.")
@@ -271,8 +271,8 @@ class AdamOffload(Optimizer):
                  loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         _check_param_value(beta1, beta2, eps, self.cls_name)
-        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
-        validator.check_value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
+        validator.check_type(use_locking, [bool], "use_locking", self.cls_name)
+        validator.check_type(use_nesterov, [bool], "use_nesterov", self.cls_name)
         self.params = self.parameters
         self.beta1 = Tensor(beta1, mstype.float32)
         self.beta2 = Tensor(beta2, mstype.float32)

@@ -22,19 +22,19 @@ from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["AdaMax"]
 
 
 def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
-    validator.check_value_type("beta1", beta1, [float], prim_name)
-    validator.check_value_type("beta2", beta2, [float], prim_name)
-    validator.check_value_type("eps", eps, [float], prim_name)
-    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
-    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
-    validator.check_positive_float(eps, "eps", prim_name)
+    validator.check_type(beta1, [float], "beta1", prim_name)
+    validator.check_type(beta2, [float], "beta2", prim_name)
+    validator.check_type(eps, [float], "eps", prim_name)
+    validator.check_float_range(beta1, "beta1", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
+    validator.check_float_range(beta2, "beta2", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
+    validator.check_positive_float(eps, "eps", prim_name, allow_int=False)
 
 
 def _apply_ada_max(var: tf.Variable, m: tf.Variable, v: tf.Variable, beta1_power: tf.Tensor, lr: tf.Tensor,

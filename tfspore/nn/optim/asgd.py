@@ -25,7 +25,7 @@ import tensorflow as tf
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["ASGD"]
@@ -59,9 +59,9 @@ class ASGD(Optimizer):
     def __init__(self, params: Any, learning_rate: Any = 0.1, lambd: float = 1e-4, alpha: float = 0.75,
                  t0: float = 1e6, weight_decay: Any = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
-        validator.check_value_type("lambd", lambd, [float], self.cls_name)
-        validator.check_value_type("alpha", alpha, [float], self.cls_name)
-        validator.check_value_type("t0", t0, [float], self.cls_name)
+        validator.check_type(lambd, [float], "lambd", self.cls_name)
+        validator.check_type(alpha, [float], "alpha", self.cls_name)
+        validator.check_type(t0, [float], "t0", self.cls_name)
         self.lambd, self.alpha, self.t0 = lambd, alpha, t0
         self.mu = ParameterTuple([Parameter(Tensor(1.0, mstype.float32), name=f"mu_{p.name}")
                                   for p in self.parameters])

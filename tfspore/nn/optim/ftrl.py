@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["FTRL"]
@@ -29,17 +29,17 @@ __all__ = ["FTRL"]
 
 def _check_param(initial_accum: Any, learning_rate: Any, lr_power: Any, l1: Any, l2: Any, use_locking: Any,
                  prim_name: str | None = None) -> None:
-    validator.check_value_type("initial_accum", initial_accum, [float], prim_name)
-    validator.check_number("initial_accum", initial_accum, 0.0, validator.GE, prim_name)
-    validator.check_value_type("learning_rate", learning_rate, [float], prim_name)
-    validator.check_positive_float(learning_rate, "learning_rate", prim_name)
-    validator.check_value_type("lr_power", lr_power, [float], prim_name)
-    validator.check_number("lr_power", lr_power, 0.0, validator.LE, prim_name)
-    validator.check_value_type("l1", l1, [float], prim_name)
-    validator.check_number("l1", l1, 0.0, validator.GE, prim_name)
-    validator.check_value_type("l2", l2, [float], prim_name)
-    validator.check_number("l2", l2, 0.0, validator.GE, prim_name)
-    validator.check_value_type("use_locking", use_locking, [bool], prim_name)
+    validator.check_type(initial_accum, [float], "initial_accum", prim_name)
+    validator.check_compare(initial_accum, ">=", 0.0, "initial_accum", prim_name)
+    validator.check_type(learning_rate, [float], "learning_rate", prim_name)
+    validator.check_positive_float(learning_rate, "learning_rate", prim_name, allow_int=False)
+    validator.check_type(lr_power, [float], "lr_power", prim_name)
+    validator.check_compare(lr_power, "<=", 0.0, "lr_power", prim_name)
+    validator.check_type(l1, [float], "l1", prim_name)
+    validator.check_compare(l1, ">=", 0.0, "l1", prim_name)
+    validator.check_type(l2, [float], "l2", prim_name)
+    validator.check_compare(l2, ">=", 0.0, "l2", prim_name)
+    validator.check_type(use_locking, [bool], "use_locking", prim_name)
 
 
 def _apply_ftrl(var: tf.Variable, accum: tf.Variable, linear: tf.Variable, grad: Any, lr: tf.Tensor, l1: float,

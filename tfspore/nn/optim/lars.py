@@ -26,17 +26,17 @@ import tensorflow as tf
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _tf, opt_init_args_register
 
 __all__ = ["LARS"]
 
 
 def _check_param_value(optimizer: Any, epsilon: Any, coefficient: Any, use_clip: Any, prim_name: str) -> None:
-    validator.check_value_type("optimizer", optimizer, Optimizer, prim_name)
-    validator.check_value_type("epsilon", epsilon, [float], prim_name)
-    validator.check_value_type("coefficient", coefficient, [float], prim_name)
-    validator.check_value_type("use_clip", use_clip, [bool], prim_name)
+    validator.check_type(optimizer, Optimizer, "optimizer", prim_name)
+    validator.check_type(epsilon, [float], "epsilon", prim_name)
+    validator.check_type(coefficient, [float], "coefficient", prim_name)
+    validator.check_type(use_clip, [bool], "use_clip", prim_name)
 
 
 def _default_lars_filter(x: Parameter) -> bool:

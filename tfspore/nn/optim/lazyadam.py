@@ -20,7 +20,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.adam import _apply_adam, _bias_corrected_lr
 from tfspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
@@ -28,14 +28,14 @@ __all__ = ["LazyAdam"]
 
 
 def _check_param_value(beta1: Any, beta2: Any, eps: Any, weight_decay: Any, prim_name: str) -> None:
-    validator.check_value_type("beta1", beta1, [float], prim_name)
-    validator.check_value_type("beta2", beta2, [float], prim_name)
-    validator.check_value_type("eps", eps, [float], prim_name)
-    validator.check_value_type("weight_dacay", weight_decay, [float], prim_name)
-    validator.check_float_range(beta1, 0.0, 1.0, validator.INC_NEITHER, "beta1", prim_name)
-    validator.check_float_range(beta2, 0.0, 1.0, validator.INC_NEITHER, "beta2", prim_name)
-    validator.check_positive_float(eps, "eps", prim_name)
-    validator.check_non_negative_float(weight_decay, "weight_decay", prim_name)
+    validator.check_type(beta1, [float], "beta1", prim_name)
+    validator.check_type(beta2, [float], "beta2", prim_name)
+    validator.check_type(eps, [float], "eps", prim_name)
+    validator.check_type(weight_decay, [float], "weight_dacay", prim_name)
+    validator.check_float_range(beta1, "beta1", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
+    validator.check_float_range(beta2, "beta2", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
+    validator.check_positive_float(eps, "eps", prim_name, allow_int=False)
+    validator.check_non_negative_float(weight_decay, "weight_decay", prim_name, allow_int=False)
 
 
 class LazyAdam(Optimizer):
@@ -72,8 +72,8 @@ class LazyAdam(Optimizer):
                  loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         _check_param_value(beta1, beta2, eps, weight_decay, self.cls_name)
-        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
-        validator.check_value_type("use_nesterov", use_nesterov, [bool], self.cls_name)
+        validator.check_type(use_locking, [bool], "use_locking", self.cls_name)
+        validator.check_type(use_nesterov, [bool], "use_nesterov", self.cls_name)
         self.beta1 = Tensor(beta1, mstype.float32)
         self.beta2 = Tensor(beta2, mstype.float32)
         self._beta1, self._beta2, self._eps = beta1, beta2, eps

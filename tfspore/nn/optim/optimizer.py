@@ -28,7 +28,7 @@ from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer.container import CellList
 from tfspore.nn.learning_rate_schedule import LearningRateSchedule
 
@@ -198,7 +198,7 @@ class Optimizer(Cell):
 
     def __init__(self, learning_rate: Any, parameters: Any, weight_decay: Any = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(auto_prefix=False)
-        parameters = self._parameters_base_check(parameters, "parameters")
+        parameters = self._parameters_base_check(parameters, "parameters", self.cls_name)
         self.param_rank = None
         self.optim_filter = None
         if not all(isinstance(x, Parameter) for x in parameters) and not all(isinstance(x, dict) for x in parameters):
@@ -206,7 +206,7 @@ class Optimizer(Cell):
                             f"'dict', but got {[type(x).__name__ for x in parameters]}.")
         if isinstance(loss_scale, int) and not isinstance(loss_scale, bool):
             loss_scale = float(loss_scale)
-        validator.check_value_type(loss_scale, [float], "loss_scale", self.cls_name)
+        validator.check_type(loss_scale, [float], "loss_scale", self.cls_name)
         validator.check_positive_float(loss_scale, "loss_scale", self.cls_name)
         self.loss_scale = loss_scale
         self.dynamic_weight_decay = False
@@ -269,7 +269,7 @@ class Optimizer(Cell):
         return grad_centralization
 
     @staticmethod
-    def _parameters_base_check(parameters: Any, param_info: str) -> list:
+    def _parameters_base_check(parameters: Any, param_info: str, api: str = "Optimizer") -> list:
         if parameters is None:
             raise ValueError(f"For 'Optimizer', the argument {param_info} can not be None.")
         if not isinstance(parameters, Iterable):
@@ -277,7 +277,8 @@ class Optimizer(Cell):
                             f"{type(parameters).__name__}.")
         parameters = list(parameters)
         if not parameters:
-            raise ValueError(f"For 'Optimizer', the argument {param_info} must not be empty.")
+            raise ValueError(f"For '{api}', the argument {param_info} ('params') must not be empty, but got "
+                             f"{parameters!r}.")
         return parameters
 
     def _preprocess_weight_decay(self, weight_decay: Any) -> Any:
@@ -295,7 +296,7 @@ class Optimizer(Cell):
         """Check a learning rate and convert it to a float, a Tensor or a schedule Cell."""
         if isinstance(learning_rate, (float, int)) and not isinstance(learning_rate, bool):
             learning_rate = float(learning_rate)
-            validator.check_non_negative_float(learning_rate, "learning rate", self.cls_name)
+            validator.check_non_negative_float(learning_rate, "learning_rate", self.cls_name)
             return learning_rate
         if isinstance(learning_rate, Tensor) and not isinstance(learning_rate, Parameter) and \
                 learning_rate.ndim == 0:
@@ -339,7 +340,7 @@ class Optimizer(Cell):
                     raise TypeError("For 'Optimizer', the value of 'order_params' in group parameters should be "
                                     f"Iterable type, but got {type(group_param['order_params']).__name__}.")
                 continue
-            params = self._parameters_base_check(group_param["params"], "group `params`")
+            params = self._parameters_base_check(group_param["params"], "group `params`", self.cls_name)
             for index, param in enumerate(params):
                 if not isinstance(param, Parameter):
                     raise TypeError(f"For 'Optimizer', the element in group parameters must be Parameter type, but "
@@ -541,7 +542,7 @@ class Optimizer(Cell):
         ids = [id(p) for p in self._parameters]
         out = []
         for p in param_list:
-            validator.check_value_type(p, [Parameter], "parameter", self.cls_name)
+            validator.check_type(p, [Parameter], "parameter", self.cls_name)
             if id(p) not in ids:
                 raise ValueError(f"For 'get_lr_parameter', the parameter {p.name} is not in optimizer, please check "
                                  "whether the argument 'param' is correct.")

@@ -21,20 +21,20 @@ import tensorflow as tf
 
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["ProximalAdagrad"]
 
 
 def _check_param_value(accum: Any, l1: Any, l2: Any, use_locking: Any, prim_name: str | None = None) -> None:
-    validator.check_value_type("accum", accum, [float], prim_name)
-    validator.check_value_type("l1", l1, [float], prim_name)
-    validator.check_value_type("l2", l2, [float], prim_name)
-    validator.check_value_type("use_locking", use_locking, [bool], prim_name)
-    validator.check_non_negative_float(accum, "accum", prim_name)
-    validator.check_non_negative_float(l1, "l1", prim_name)
-    validator.check_non_negative_float(l2, "l2", prim_name)
+    validator.check_type(accum, [float], "accum", prim_name)
+    validator.check_type(l1, [float], "l1", prim_name)
+    validator.check_type(l2, [float], "l2", prim_name)
+    validator.check_type(use_locking, [bool], "use_locking", prim_name)
+    validator.check_non_negative_float(accum, "accum", prim_name, allow_int=False)
+    validator.check_non_negative_float(l1, "l1", prim_name, allow_int=False)
+    validator.check_non_negative_float(l2, "l2", prim_name, allow_int=False)
 
 
 def _apply_proximal_adagrad(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, l1: float, l2: float,

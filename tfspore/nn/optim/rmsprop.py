@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["RMSProp"]
@@ -81,14 +81,14 @@ class RMSProp(Optimizer):
                  epsilon: float = 1e-10, use_locking: bool = False, centered: bool = False, loss_scale: float = 1.0,
                  weight_decay: Any = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        validator.check_value_type("decay", decay, [float], self.cls_name)
-        validator.check_non_negative_float(decay, "decay", self.cls_name)
-        validator.check_value_type("momentum", momentum, [float], self.cls_name)
-        validator.check_non_negative_float(momentum, "momentum", self.cls_name)
-        validator.check_value_type("epsilon", epsilon, [float], self.cls_name)
-        validator.check_positive_float(epsilon, "epsilon", self.cls_name)
-        validator.check_value_type("use_locking", use_locking, [bool], self.cls_name)
-        validator.check_value_type("centered", centered, [bool], self.cls_name)
+        validator.check_type(decay, [float], "decay", self.cls_name)
+        validator.check_non_negative_float(decay, "decay", self.cls_name, allow_int=False)
+        validator.check_type(momentum, [float], "momentum", self.cls_name)
+        validator.check_non_negative_float(momentum, "momentum", self.cls_name, allow_int=False)
+        validator.check_type(epsilon, [float], "epsilon", self.cls_name)
+        validator.check_positive_float(epsilon, "epsilon", self.cls_name, allow_int=False)
+        validator.check_type(use_locking, [bool], "use_locking", self.cls_name)
+        validator.check_type(centered, [bool], "centered", self.cls_name)
         self.centered = centered
         if centered:
             self.mg = self._parameters.clone(prefix="mean_grad", init="zeros")

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim import _validator as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["Rprop"]
@@ -67,12 +67,13 @@ class Rprop(Optimizer):
         if step_sizes[0] > step_sizes[1]:
             raise ValueError(f"For Rprop, maximal step size should not be less than minimal step size, but got "
                              f"{step_sizes[0]} > {step_sizes[1]}.")
-        validator.check_float_range(etas[0], 0.0, 1.0, validator.INC_NEITHER, "etaminus", self.cls_name)
-        validator.check_value_type("etaplus", etas[1], [float], self.cls_name)
+        validator.check_float_range(etas[0], "etaminus", self.cls_name, 0.0, 1.0, inc_low=False, inc_high=False,
+                                    allow_int=False)
+        validator.check_type(etas[1], [float], "etaplus", self.cls_name)
         if etas[1] <= 1.0:
             raise ValueError(f"For Rprop, etaplus must be greater than 1.0, but got etaplus {etas[1]}.")
-        validator.check_value_type("min_step_sizes", step_sizes[0], [float], self.cls_name)
-        validator.check_value_type("max_step_sizes", step_sizes[1], [float], self.cls_name)
+        validator.check_type(step_sizes[0], [float], "min_step_sizes", self.cls_name)
+        validator.check_type(step_sizes[1], [float], "max_step_sizes", self.cls_name)
         self.etaminus, self.etaplus = etas
         self.step_size_min, self.step_size_max = step_sizes
         self.prev = self.parameters.clone(prefix="prev", init="zeros")

@@ -21,7 +21,7 @@ import tensorflow as tf
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _success, _tf, opt_init_args_register
 
 __all__ = ["SGD"]
@@ -96,7 +96,7 @@ class SGD(Optimizer):
             raise ValueError(f"For 'SGD', the argument 'dampening' must be at least 0.0, but got 'dampening' "
                              f"{dampening}")
         self.dampening = dampening
-        validator.check_value_type(nesterov, [bool], "nesterov", self.cls_name)
+        validator.check_type(nesterov, [bool], "nesterov", self.cls_name)
         if nesterov and (momentum <= 0.0 or dampening != 0.0):
             raise ValueError(f"For 'SGD', if 'nesterov' is true, 'momentum' must be > 0.0 and 'dampening' must equal "
                              f"to 0.0, but got 'momentum' {momentum}, 'dampening' {dampening}.")

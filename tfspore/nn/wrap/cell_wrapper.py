@@ -27,7 +27,7 @@ from tfspore import context as _context
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.basic import Identity
 from tfspore.ops.composite._grad import GradOperation, _apply_param_hooks, _differentiate
@@ -136,7 +136,7 @@ class WithEvalCell(Cell):
         super().__init__(auto_prefix=False)
         self._network = network
         self._loss_fn = loss_fn
-        self.add_cast_fp32 = validator.check_value_type(add_cast_fp32, [bool], "add_cast_fp32", self.cls_name)
+        self.add_cast_fp32 = validator.check_type(add_cast_fp32, [bool], "add_cast_fp32", self.cls_name)
         _get_attr_from_cell(self, network)
 
     def construct(self, data: Any, label: Any) -> tuple:

@@ -16,13 +16,16 @@ Example:
 """
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Sequence
 
 import numpy as np
 import tensorflow as tf
 
+from tfspore.common import _control_flow
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
+from tfspore.ops import _float_status
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp"]
 
@@ -83,7 +86,7 @@ def _differentiate(fn: Callable, inputs: Sequence[Any], positions: Sequence[int]
             tape.watch(t)
         for w in weights:
             tape.watch(w._var)
-        out = fn(*call)
+        out = _control_flow.call(fn, tuple(call), {}) if inspect.isroutine(fn) else fn(*call)
     target = out
     if has_aux:
         if not isinstance(out, (tuple, list)) or len(out) < 1:
@@ -115,6 +118,7 @@ def _differentiate(fn: Callable, inputs: Sequence[Any], positions: Sequence[int]
                             if isinstance(inputs[i], (Tensor, tf.Tensor)) else None)
     w_grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads[n:]]
     w_grads = _apply_param_hooks(weights, w_grads)
+    _float_status.record(targets + in_grads + w_grads)  # read by NPUGetFloatStatus after NPUClearFloatStatus
     return out, in_grads, w_grads
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
+from tfspore.common import _control_flow
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
 from tfspore.common import RowTensor
@@ -113,7 +114,7 @@ class MultitypeFuncGraph:
             types = ", ".join(type(a).__name__ for a in args)
             raise TypeError(f"For 'MultitypeFuncGraph', the '{self.name}' has no registered implementation for the "
                             f"argument types ({types}).")
-        return fn(*args)
+        return _control_flow.call(fn, args, {})  # a user body's Tensor conditions become graph control flow
 
     def __repr__(self) -> str:
         return f"MultitypeFuncGraph({self.name!r})"

@@ -13,8 +13,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import runtime_check
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function._utils import ms_dtype_of as _dt, norm_axis, shape_arg, to_tf
 
 __all__ = [
@@ -42,7 +43,9 @@ def gather(input_params: Any, input_indices: Any, axis: int, batch_dims: int = 0
     i = _int_idx("Gather", "input_indices", input_indices)
     if isinstance(axis, Tensor):
         axis = int(axis.asnumpy())
-    a = V.check_axis("Gather", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "Gather", t.shape.rank)
+    size = t.shape[a] if t.shape[a] is not None else tf.shape(t, out_type=i.dtype)[a]
+    i = runtime_check.wrap_indices(i, size, "Gather")
     return _wrap(tf.gather(t, i, axis=a, batch_dims=batch_dims))
 
 
@@ -66,7 +69,7 @@ def gather_d(x: Any, dim: int, index: Any) -> Tensor:
     i = _int_idx("GatherD", "index", index)
     if isinstance(dim, Tensor):
         dim = int(dim.asnumpy())
-    a = V.check_axis("GatherD", "dim", dim, t.shape.rank)
+    a = V.check_axis(dim, "dim", "GatherD", t.shape.rank)
     if i.shape.rank is not None and t.shape.rank is not None and i.shape.rank != t.shape.rank:
         raise ValueError(f"For 'GatherD', the rank of 'index' must equal the rank of 'x', but got {i.shape.rank} and "
                          f"{t.shape.rank}.")
@@ -127,11 +130,11 @@ tensor_scatter_div = _tensor_scatter("tensor_scatter_div", _scatter_div)
 
 def tensor_scatter_elements(input_x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none") -> Tensor:
     """Write ``updates`` into ``input_x`` at ``indices`` along ``axis`` (reduction 'none' or 'add')."""
-    V.check_string("tensor_scatter_elements", "reduction", reduction, ("none", "add"))
+    V.check_string(reduction, ("none", "add"), "reduction", "tensor_scatter_elements")
     t = to_tf(input_x, "tensor_scatter_elements", "input_x")
     i = _int_idx("tensor_scatter_elements", "indices", indices)
     u = to_tf(updates, "tensor_scatter_elements", "updates", t.dtype)
-    a = V.check_axis("tensor_scatter_elements", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "tensor_scatter_elements", t.shape.rank)
     r = t.shape.rank
     i = tf.where(i < 0, i + tf.cast(tf.shape(t)[a], i.dtype), i)
     coords = _full_coords(i, a)
@@ -250,7 +253,7 @@ def meshgrid(*inputs: Any, indexing: str = "xy") -> tuple:
     """Coordinate grids from 1-D tensors."""
     if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
         inputs = inputs[0]
-    V.check_string("meshgrid", "indexing", indexing, ("xy", "ij"))
+    V.check_string(indexing, ("xy", "ij"), "indexing", "meshgrid")
     return tuple(_wrap(g) for g in tf.meshgrid(*[to_tf(x, "meshgrid") for x in inputs], indexing=indexing))
 
 
@@ -299,8 +302,8 @@ def topk(input: Any, k: int, dim: int | None = None, largest: bool = True, sorte
     t = to_tf(input, "topk", "input")
     if isinstance(k, Tensor):
         k = int(k.asnumpy())
-    V.check_non_negative_int("topk", "k", k)
-    a = V.check_axis("topk", "dim", -1 if dim is None else dim, t.shape.rank)
+    V.check_non_negative_int(k, "k", "topk")
+    a = V.check_axis(-1 if dim is None else dim, "dim", "topk", t.shape.rank)
     n = t.shape[a] if t.shape.rank else 1
     if n is not None and k > n:
         raise ValueError(f"For 'topk', the 'k' must be at most the size {n} of dimension {a}, but got {k}.")
@@ -319,8 +322,8 @@ def topk(input: Any, k: int, dim: int | None = None, largest: bool = True, sorte
 def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple:
     """Sort along ``axis`` (stable); returns (values, int32 indices)."""
     t = to_tf(input_x, "sort", "input_x")
-    a = V.check_axis("sort", "axis", axis, t.shape.rank)
-    V.check_bool("sort", "descending", descending)
+    a = V.check_axis(axis, "axis", "sort", t.shape.rank)
+    V.check_bool(descending, "descending", "sort")
     x, perm = _move_last(t, a)
     idx = tf.argsort(x, axis=-1, direction="DESCENDING" if descending else "ASCENDING", stable=True)
     vals = tf.gather(x, idx, batch_dims=x.shape.rank - 1)

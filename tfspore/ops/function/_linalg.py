@@ -15,7 +15,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function.kernel_dtype import fast_matmul
 from tfspore.ops.function._utils import binary, norm_axis, tf_dtype, to_float, to_tf
 
@@ -128,9 +128,9 @@ def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08,  #
     Returns:
         Tensor: a bool tensor.
     """
-    V.check_number("isclose", "rtol", rtol)
-    V.check_number("isclose", "atol", atol)
-    V.check_bool("isclose", "equal_nan", equal_nan)
+    V.check_number(rtol, "rtol", "isclose")
+    V.check_number(atol, "atol", "isclose")
+    V.check_bool(equal_nan, "equal_nan", "isclose")
     a, b = binary("isclose", input, other)
     if not a.dtype.is_floating:
         return _wrap(tf.equal(a, b))
@@ -163,7 +163,7 @@ def linspace(start: Any, end: Any, steps: int) -> Tensor:
     if isinstance(steps, Tensor):
         n = tf.cast(tf.reshape(steps._value(), []), tf.int32)
     else:
-        V.check_positive_int("linspace", "steps", steps)
+        V.check_positive_int(steps, "steps", "linspace")
     return _wrap(tf.linspace(s, e, n))
 
 

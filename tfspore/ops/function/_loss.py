@@ -13,7 +13,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function._utils import binary, ms_dtype_of, to_float, to_tf
 
 __all__ = [
@@ -42,21 +42,21 @@ def _weighted_reduce(x: tf.Tensor, reduction: str, weights: Any = None) -> tf.Te
 
 def mse_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean squared error ``(input - target) ** 2`` with 'mean', 'sum' or 'none' reduction."""
-    V.check_reduction("mse_loss", reduction)
+    V.check_string(reduction, ("none", "mean", "sum"), "reduction", "mse_loss")
     a, b = binary("mse_loss", input, target)
     return _wrap(_weighted_reduce(tf.square(a - b), reduction))
 
 
 def l1_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean absolute error ``|input - target|`` with 'mean', 'sum' or 'none' reduction."""
-    V.check_reduction("l1_loss", reduction)
+    V.check_string(reduction, ("none", "mean", "sum"), "reduction", "l1_loss")
     a, b = binary("l1_loss", input, target)
     return _wrap(_weighted_reduce(tf.abs(a - b), reduction))
 
 
 def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = "none") -> Tensor:  # noqa: A002
     """Smooth L1: ``0.5 d^2 / beta`` where ``|d| < beta``, ``|d| - 0.5 beta`` elsewhere."""
-    V.check_reduction("smooth_l1_loss", reduction)
+    V.check_string(reduction, ("none", "mean", "sum"), "reduction", "smooth_l1_loss")
     if beta <= 0:
         raise ValueError(f"For 'smooth_l1_loss', the 'beta' must be positive, but got {beta}.")
     a, b = binary("smooth_l1_loss", input, target)
@@ -69,9 +69,9 @@ def smooth_l1_loss(input: Any, target: Any, beta: float = 1.0, reduction: str = 
 def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None, pos_weight: Any = None,  # noqa: A002
                                      reduction: str = "mean") -> Tensor:
     """Sigmoid + binary cross entropy, computed stably, with optional ``weight`` and ``pos_weight``."""
-    V.check_reduction("binary_cross_entropy_with_logits", reduction)
+    V.check_string(reduction, ("none", "mean", "sum"), "reduction", "binary_cross_entropy_with_logits")
     x = to_tf(input, "binary_cross_entropy_with_logits", "input")
-    V.check_float_tensor("binary_cross_entropy_with_logits", "input", x.dtype)
+    V.check_float_dtype(x.dtype, "input", "binary_cross_entropy_with_logits")
     z = to_tf(target, "binary_cross_entropy_with_logits", "target", x.dtype)
     softplus_neg = tf.math.log1p(tf.exp(-tf.abs(x))) + tf.maximum(-x, 0)
     if pos_weight is not None:
@@ -87,9 +87,9 @@ def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None
 
 def binary_cross_entropy(input: Any, target: Any, weight: Any = None, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Binary cross entropy of probabilities (logs clamped at ``log(1e-12)``)."""
-    V.check_reduction("binary_cross_entropy", reduction)
+    V.check_string(reduction, ("none", "mean", "sum"), "reduction", "binary_cross_entropy")
     x = to_tf(input, "binary_cross_entropy", "input")
-    V.check_float_tensor("binary_cross_entropy", "input", x.dtype)
+    V.check_float_dtype(x.dtype, "input", "binary_cross_entropy")
     y = to_tf(target, "binary_cross_entropy", "target", x.dtype)
     eps = tf.cast(1e-12, x.dtype)
     loss = -(y * tf.math.log(tf.maximum(x, eps)) + (1 - y) * tf.math.log(tf.maximum(1 - x, eps)))
@@ -100,7 +100,7 @@ def binary_cross_entropy(input: Any, target: Any, weight: Any = None, reduction:
 
 def kl_div(logits: Any, labels: Any, reduction: str = "mean", log_target: bool = False) -> Tensor:
     """KL divergence ``labels * (log(labels) - logits)`` ('mean', 'sum', 'none' or 'batchmean')."""
-    V.check_string("kl_div", "reduction", reduction, ("none", "mean", "sum", "batchmean"))
+    V.check_string(reduction, ("none", "mean", "sum", "batchmean"), "reduction", "kl_div")
     x = to_tf(logits, "kl_div", "logits")
     y = to_tf(labels, "kl_div", "labels", x.dtype)
     if log_target:
@@ -149,9 +149,9 @@ def _nll_core(logp: tf.Tensor, target: tf.Tensor, weight: tf.Tensor | None, igno
 
 
 def _check_ce_args(op: str, ignore_index: Any, reduction: Any, label_smoothing: Any) -> None:
-    V.check_int(op, "ignore_index", ignore_index)
-    V.check_reduction(op, reduction)
-    V.check_float_range(op, "label_smoothing", label_smoothing, 0.0, 1.0)
+    V.check_int(ignore_index, "ignore_index", op)
+    V.check_string(reduction, ("none", "mean", "sum"), "reduction", op)
+    V.check_float_range(label_smoothing, "label_smoothing", op, 0.0, 1.0)
 
 
 def nll_loss(inputs: Any, target: Any, weight: Any = None, ignore_index: int = -100, reduction: str = "mean",
@@ -171,7 +171,7 @@ def nll_loss(inputs: Any, target: Any, weight: Any = None, ignore_index: int = -
     """
     _check_ce_args("nll_loss", ignore_index, reduction, label_smoothing)
     x = to_tf(inputs, "nll_loss", "inputs")
-    V.check_float_tensor("nll_loss", "inputs", x.dtype)
+    V.check_float_dtype(x.dtype, "inputs", "nll_loss")
     t = to_tf(target, "nll_loss", "target")
     w = None if weight is None else to_tf(weight, "nll_loss", "weight", x.dtype)
     return _wrap(_nll_core(x, t, w, ignore_index, reduction, label_smoothing))
@@ -223,7 +223,7 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, ignore_index: int
 def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: float = 0.0,
                           reduction: str = "mean") -> Tensor:
     """``1 - cos`` for target 1, ``max(0, cos - margin)`` for target -1."""
-    V.check_reduction("cosine_embedding_loss", reduction)
+    V.check_string(reduction, ("none", "mean", "sum"), "reduction", "cosine_embedding_loss")
     a, b = binary("cosine_embedding_loss", input1, input2)
     y = to_tf(target, "cosine_embedding_loss", "target", a.dtype)
     eps = tf.cast(1e-12, a.dtype)
@@ -235,7 +235,7 @@ def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: float =
 def softmax_cross_entropy(logits: Any, labels: Any) -> tuple:
     """Per-sample cross entropy of logits with probability labels, and its gradient ``softmax - labels``."""
     x = to_tf(logits, "SoftmaxCrossEntropyWithLogits", "logits")
-    V.check_float_tensor("SoftmaxCrossEntropyWithLogits", "logits", x.dtype)
+    V.check_float_dtype(x.dtype, "logits", "SoftmaxCrossEntropyWithLogits")
     y = to_tf(labels, "SoftmaxCrossEntropyWithLogits", "labels", x.dtype)
     if not x.shape.is_compatible_with(y.shape):
         raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', the 'logits' and 'labels' must have the same shape, "
@@ -247,7 +247,7 @@ def softmax_cross_entropy(logits: Any, labels: Any) -> tuple:
 def sparse_softmax_cross_entropy(logits: Any, labels: Any, is_grad: bool = False) -> Tensor:
     """Mean cross entropy of logits with int labels; with ``is_grad`` its gradient w.r.t. the logits."""
     x = to_tf(logits, "SparseSoftmaxCrossEntropyWithLogits", "logits")
-    V.check_float_tensor("SparseSoftmaxCrossEntropyWithLogits", "logits", x.dtype)
+    V.check_float_dtype(x.dtype, "logits", "SparseSoftmaxCrossEntropyWithLogits")
     y = to_tf(labels, "SparseSoftmaxCrossEntropyWithLogits", "labels")
     if not y.dtype.is_integer:
         raise TypeError(f"For 'SparseSoftmaxCrossEntropyWithLogits', the 'labels' must be int32 or int64, but got "
@@ -261,7 +261,7 @@ def sparse_softmax_cross_entropy(logits: Any, labels: Any, is_grad: bool = False
 def sigmoid_cross_entropy(logits: Any, labels: Any) -> Tensor:
     """Element-wise sigmoid cross entropy of logits (no reduction)."""
     x = to_tf(logits, "SigmoidCrossEntropyWithLogits", "logits")
-    V.check_float_tensor("SigmoidCrossEntropyWithLogits", "logits", x.dtype)
+    V.check_float_dtype(x.dtype, "logits", "SigmoidCrossEntropyWithLogits")
     y = to_tf(labels, "SigmoidCrossEntropyWithLogits", "labels", x.dtype)
     return _wrap(tf.nn.sigmoid_cross_entropy_with_logits(y, x))
 

@@ -16,7 +16,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function._layout import TO_NCHW, nchw_supported, to_nhwc
 from tfspore.ops.function._utils import pair, positive_pair, to_float, to_tf
 
@@ -160,7 +160,7 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
         p = (int(padding[0]), int(padding[2]))
     else:
         p = pair("avg_pool2d", "padding", padding, False)
-    V.check_int("avg_pool2d", "divisor_override", divisor_override)
+    V.check_int(divisor_override, "divisor_override", "avg_pool2d")
     oh = _pool_out(h, k[0], s[0], p[0], 1, ceil_mode)
     ow = _pool_out(w, k[1], s[1], p[1], 1, ceil_mode)
     need_h, need_w = (oh - 1) * s[0] + k[0], (ow - 1) * s[1] + k[1]
@@ -256,8 +256,8 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
     t = to_tf(input_x, "pad", "input_x")
     if isinstance(padding, Tensor):
         padding = tuple(padding.asnumpy().tolist())
-    pads = V.check_int_tuple("pad", "padding", padding, allow_int=False)
-    mode = V.check_string("pad", "mode", mode, ("constant", "reflect", "replicate", "circular"))
+    pads = V.check_int_tuple(padding, "padding", "pad", allow_int=False)
+    mode = V.check_string(mode, ("constant", "reflect", "replicate", "circular"), "mode", "pad")
     r = t.shape.rank
     if len(pads) % 2 or len(pads) // 2 > r:
         raise ValueError(f"For 'pad', the length of 'padding' must be even and at most 2 * rank ({2 * r}), but got "
@@ -340,8 +340,8 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     """
     op = "interpolate"
     t = to_tf(input, op, "input")
-    mode = V.check_string(op, "mode", mode, ("nearest", "nearest-exact", "linear", "bilinear", "bicubic",
-                                              "trilinear", "area"))
+    mode = V.check_string(mode, ("nearest", "nearest-exact", "linear", "bilinear", "bicubic",
+                                              "trilinear", "area"), "mode", op)
     r = t.shape.rank
     nsp = r - 2
     if r not in (3, 4, 5):
@@ -358,7 +358,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
         raise ValueError(f"For '{op}', exactly one of 'size' and 'scale_factor' must be set, but got size={size!r}, "
                          f"scale_factor={scale_factor!r}.")
     if size is not None:
-        out_sz = list(V.check_int_tuple(op, "size", size)) * (nsp if isinstance(size, numbers.Integral) else 1)
+        out_sz = list(V.check_int_tuple(size, "size", op)) * (nsp if isinstance(size, numbers.Integral) else 1)
         if len(out_sz) != nsp:
             raise ValueError(f"For '{op}', the 'size' must have {nsp} elements, but got {size!r}.")
         scales = [i / o for i, o in zip(in_sz, out_sz)]

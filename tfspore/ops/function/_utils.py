@@ -8,8 +8,9 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.common import dtype as mstype
+from tfspore.common._tensor_promote import check_broadcast as broadcast_check
 from tfspore.common.tensor import Tensor, _as_tf, _promote, _result_dtype, _wrap, _wrap_nest  # noqa: F401
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 
 __all__ = []
 
@@ -26,7 +27,7 @@ def to_tf(x: Any, op: str = "op", arg: str = "input", dtype: tf.DType | None = N
         return v if dtype is None or v.dtype == dtype else tf.cast(v, dtype)
     if isinstance(x, (tf.Tensor, tf.Variable)):
         return _as_tf(x, dtype)
-    V.check_tensor_like(op, arg, x)
+    V.check_tensor_like(x, arg, op)
     try:
         return _as_tf(x, dtype)
     except (ValueError, TypeError) as e:
@@ -42,7 +43,7 @@ def tf_dtype(dtype: Any, op: str, arg: str = "dtype") -> tf.DType:
     """Return the TF dtype of a MindSpore dtype argument."""
     if isinstance(dtype, tf.DType):
         return dtype
-    return V.check_dtype(op, arg, dtype).tf_dtype
+    return mstype.as_ms_dtype(dtype, op, arg).tf_dtype
 
 
 def rank_of(t: tf.Tensor) -> int | None:
@@ -75,9 +76,9 @@ def norm_axis(op: str, arg: str, axis: Any, rank: int | None, allow_none: bool =
     if isinstance(axis, np.ndarray):
         axis = axis.tolist()
     if isinstance(axis, (numbers.Integral,)) and not isinstance(axis, bool):
-        return (V.check_axis(op, arg, int(axis), rank),)
+        return (V.check_axis(int(axis), arg, op, rank),)
     if isinstance(axis, (list, tuple)):
-        return V.check_axes(op, arg, axis, rank)
+        return V.check_axes(axis, arg, op, rank)
     raise TypeError(f"For '{op}', the '{arg}' must be an int, a tuple or a list of ints, but got "
                     f"{type(axis).__name__}: {axis!r}.")
 
@@ -121,8 +122,8 @@ def scalar_value(x: Any) -> Any:
 
 def binary(op: str, a: Any, b: Any) -> tuple[tf.Tensor, tf.Tensor]:
     """Convert two operands with MindSpore's promotion rules, raising errors that name ``op``."""
-    V.check_tensor_like(op, "input", a)
-    V.check_tensor_like(op, "other", b)
+    V.check_tensor_like(a, "input", op)
+    V.check_tensor_like(b, "other", op)
     ta, tb = _promote(a, b)
     if ta.dtype != tb.dtype:
         dt = _result_dtype(ta.dtype, tb.dtype)
@@ -132,14 +133,7 @@ def binary(op: str, a: Any, b: Any) -> tuple[tf.Tensor, tf.Tensor]:
 
 def check_broadcast(op: str, a: tf.Tensor, b: tf.Tensor) -> None:
     """Raise ValueError when two static shapes cannot broadcast."""
-    sa, sb = a.shape, b.shape
-    if sa.rank is None or sb.rank is None:
-        return
-    for x, y in zip(reversed(sa.as_list()), reversed(sb.as_list())):
-        if x is not None and y is not None and x != y and x != 1 and y != 1:
-            raise ValueError(f"For '{op}', x.shape and y.shape need to broadcast. The value of x.shape[-1] or "
-                             f"y.shape[-1] must be 1 or -1 when they are not the same, but got x.shape = "
-                             f"{tuple(sa.as_list())} and y.shape = {tuple(sb.as_list())}.")
+    broadcast_check(op, a, b, ("x", "y"))
 
 
 def ms_dtype_of(t: tf.Tensor) -> mstype.Type:
@@ -151,7 +145,7 @@ def pair(op: str, arg: str, v: Any, allow4: bool = True) -> tuple[int, int]:
     """An int or a tuple of 2 (or 4, NCHW-style) ints as a pair ``(h, w)``."""
     if isinstance(v, numbers.Integral) and not isinstance(v, bool):
         return int(v), int(v)
-    vals = V.check_int_tuple(op, arg, v)
+    vals = V.check_int_tuple(v, arg, op)
     if len(vals) == 2:
         return vals
     if len(vals) == 4 and allow4:
@@ -173,7 +167,7 @@ def pads4(op: str, pad: Any) -> tuple[int, int, int, int]:
     if isinstance(pad, numbers.Integral) and not isinstance(pad, bool):
         vals = (int(pad),) * 4
     else:
-        vals = V.check_int_tuple(op, "pad", pad)
+        vals = V.check_int_tuple(pad, "pad", op)
         if len(vals) != 4:
             raise ValueError(f"For '{op}', the 'pad' must be an int or a tuple of 4 ints, but got {pad!r}.")
     if min(vals) < 0:

@@ -19,7 +19,7 @@ import tensorflow as tf
 
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _default_np, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function._utils import binary, dims, norm_axis, shape_arg, tf_dtype, to_tf
 
 __all__ = [
@@ -103,7 +103,7 @@ def transpose(input: Any, dims: Any) -> Tensor:  # noqa: A002
         ValueError: when ``dims`` is not a permutation of the input's dimensions.
     """
     t = to_tf(input, "Transpose", "input_x")
-    perm = V.check_int_tuple("Transpose", "input_perm", dims)
+    perm = V.check_int_tuple(dims, "input_perm", "Transpose")
     rank = t.shape.rank
     if rank is not None:
         if len(perm) != rank:
@@ -121,7 +121,7 @@ def swapaxes(input: Any, axis0: int, axis1: int) -> Tensor:  # noqa: A002
     """Swap two dimensions."""
     t = to_tf(input, "swapaxes")
     r = t.shape.rank
-    a0, a1 = V.check_axis("swapaxes", "axis0", axis0, r), V.check_axis("swapaxes", "axis1", axis1, r)
+    a0, a1 = V.check_axis(axis0, "axis0", "swapaxes", r), V.check_axis(axis1, "axis1", "swapaxes", r)
     perm = list(_range(r))
     perm[a0], perm[a1] = perm[a1], perm[a0]
     return _wrap(tf.transpose(t, perm))
@@ -159,7 +159,7 @@ def expand_dims(input_x: Any, axis: int) -> Tensor:
     """Insert a dimension of length 1 at ``axis`` (in ``[-rank-1, rank]``)."""
     t = to_tf(input_x, "ExpandDims", "input_x")
     r = t.shape.rank
-    V.check_int("ExpandDims", "axis", axis)
+    V.check_int(axis, "axis", "ExpandDims")
     if r is not None and not -r - 1 <= axis <= r:
         raise ValueError(f"For 'ExpandDims', the 'axis' must be in range [{-r - 1}, {r}], but got {axis}.")
     return _wrap(tf.expand_dims(t, axis))
@@ -182,17 +182,17 @@ def flatten(input: Any, order: str = "C", *, start_dim: int = 1, end_dim: int = 
     Returns:
         Tensor: the flattened tensor.
     """
-    V.check_string("flatten", "order", order, ("C", "F"))
-    V.check_int("flatten", "start_dim", start_dim)
-    V.check_int("flatten", "end_dim", end_dim)
+    V.check_string(order, ("C", "F"), "order", "flatten")
+    V.check_int(start_dim, "start_dim", "flatten")
+    V.check_int(end_dim, "end_dim", "flatten")
     t = to_tf(input, "flatten", "input")
     r = t.shape.rank
     if order == "F":
         t = tf.transpose(t)
     if r == 0:
         return _wrap(tf.reshape(t, [1]))
-    s = V.check_axis("flatten", "start_dim", start_dim, r)
-    e = V.check_axis("flatten", "end_dim", end_dim, r)
+    s = V.check_axis(start_dim, "start_dim", "flatten", r)
+    e = V.check_axis(end_dim, "end_dim", "flatten", r)
     if s > e:
         raise ValueError(f"For 'flatten', 'start_dim' cannot come after 'end_dim', but got start_dim={start_dim}, "
                          f"end_dim={end_dim}.")
@@ -237,7 +237,7 @@ def broadcast_to(input: Any, shape: Any) -> Tensor:  # noqa: A002
 def tile(input: Any, dims: Any) -> Tensor:  # noqa: A002
     """Repeat ``input`` ``dims[i]`` times along each dimension (leading 1s are added to the shorter one)."""
     t = to_tf(input, "Tile", "input")
-    mult = list(V.check_int_tuple("Tile", "dims", dims))
+    mult = list(V.check_int_tuple(dims, "dims", "Tile"))
     r = t.shape.rank
     if len(mult) < r:
         mult = [1] * (r - len(mult)) + mult
@@ -370,7 +370,7 @@ def ones_like(input: Any, *, dtype: Any = None) -> Tensor:  # noqa: A002
 def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
     """An ``n`` x ``m`` identity matrix (float32 by default)."""
     dt = tf.float32 if dtype is None else tf_dtype(dtype, "eye")
-    return _wrap(tf.eye(V.check_int("eye", "n", n), m, dtype=dt))
+    return _wrap(tf.eye(V.check_int(n, "n", "eye"), m, dtype=dt))
 
 
 def cast(input: Any, dtype: Any) -> Tensor:  # noqa: A002
@@ -391,7 +391,7 @@ def cast(input: Any, dtype: Any) -> Tensor:  # noqa: A002
 def _arange_val(x: Any, op: str, arg: str) -> Any:
     if isinstance(x, (Tensor, tf.Tensor)):
         return tf.reshape(to_tf(x, op, arg), [])
-    V.check_number(op, arg, x)
+    V.check_number(x, arg, op)
     return x
 
 
@@ -493,7 +493,7 @@ def concat(tensors: Any, axis: int = 0) -> Tensor:
     """
     ts = _seq("Concat", "tensors", tensors)
     r = ts[0].shape.rank
-    a = V.check_axis("Concat", "axis", axis, r)
+    a = V.check_axis(axis, "axis", "Concat", r)
     if r is not None:
         ref = ts[0].shape.as_list()
         for i, t in enumerate(ts[1:], 1):
@@ -541,7 +541,7 @@ def stack(tensors: Any, axis: int = 0) -> Tensor:
 def unstack(input_x: Any, axis: int = 0) -> tuple:
     """Split ``input_x`` along ``axis`` into a tuple of tensors of one rank less."""
     t = to_tf(input_x, "Unstack", "input_x")
-    a = V.check_axis("Unstack", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "Unstack", t.shape.rank)
     return tuple(_wrap(x) for x in tf.unstack(t, axis=a))
 
 
@@ -558,21 +558,21 @@ def split(tensor: Any, split_size_or_sections: Any = None, axis: int = 0, output
         ValueError: when the sizes do not add up to the dimension.
     """
     t = to_tf(tensor, "split", "tensor")
-    a = V.check_axis("split", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "split", t.shape.rank)
     n = t.shape[a]
     if output_num is not None and split_size_or_sections is None:
-        parts = V.check_positive_int("split", "output_num", output_num)
+        parts = V.check_positive_int(output_num, "output_num", "split")
         if n is not None and n % parts:
             raise ValueError(f"For 'split', the dimension {n} of axis {axis} must be divisible by 'output_num' "
                              f"{parts}.")
         return tuple(_wrap(x) for x in tf.split(t, parts, axis=a))
     if isinstance(split_size_or_sections, numbers.Integral) and not isinstance(split_size_or_sections, bool):
-        sz = V.check_positive_int("split", "split_size_or_sections", split_size_or_sections)
+        sz = V.check_positive_int(split_size_or_sections, "split_size_or_sections", "split")
         if n is None:
             raise ValueError("For 'split', the split dimension must be static.")
         sizes = [sz] * (n // sz) + ([n % sz] if n % sz else [])
     elif isinstance(split_size_or_sections, (list, tuple)):
-        sizes = list(V.check_int_tuple("split", "split_size_or_sections", split_size_or_sections))
+        sizes = list(V.check_int_tuple(split_size_or_sections, "split_size_or_sections", "split"))
         if n is not None and builtins.sum(sizes) != n:
             raise ValueError(f"For 'split', the sum of 'split_size_or_sections' must be equal to the dimension "
                              f"{n} of axis {axis}, but got {tuple(sizes)}.")
@@ -585,7 +585,7 @@ def split(tensor: Any, split_size_or_sections: Any = None, axis: int = 0, output
 def tensor_split(input: Any, indices_or_sections: Any, axis: int = 0) -> tuple:  # noqa: A002
     """Split into ``indices_or_sections`` near-equal parts, or at the given indices."""
     t = to_tf(input, "tensor_split", "input")
-    a = V.check_axis("tensor_split", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "tensor_split", t.shape.rank)
     n = t.shape[a]
     if isinstance(indices_or_sections, numbers.Integral):
         k = indices_or_sections
@@ -599,8 +599,8 @@ def tensor_split(input: Any, indices_or_sections: Any, axis: int = 0) -> tuple: 
 def chunk(input: Any, chunks: int, axis: int = 0) -> tuple:  # noqa: A002
     """Split into ``chunks`` parts of size ``ceil(dim / chunks)`` (fewer parts when they run out)."""
     t = to_tf(input, "chunk", "input")
-    V.check_positive_int("chunk", "chunks", chunks)
-    a = V.check_axis("chunk", "axis", axis, t.shape.rank)
+    V.check_positive_int(chunks, "chunks", "chunk")
+    a = V.check_axis(axis, "axis", "chunk", t.shape.rank)
     n = t.shape[a]
     if n is None:
         raise ValueError("For 'chunk', the split dimension must be static.")
@@ -613,7 +613,7 @@ def chunk(input: Any, chunks: int, axis: int = 0) -> tuple:  # noqa: A002
 def narrow(input: Any, axis: int, start: int, length: int) -> Tensor:  # noqa: A002
     """The slice ``start:start+length`` along ``axis``."""
     t = to_tf(input, "narrow", "input")
-    a = V.check_axis("narrow", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "narrow", t.shape.rank)
     begin = [0] * t.shape.rank
     size = [-1] * t.shape.rank
     begin[a], size[a] = start, length
@@ -640,7 +640,7 @@ def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0, axi
     if isinstance(depth, Tensor):
         depth = tf.cast(tf.reshape(depth._value(), []), tf.int32)
     else:
-        V.check_non_negative_int("OneHot", "depth", depth)
+        V.check_non_negative_int(depth, "depth", "OneHot")
     on = to_tf(on_value, "OneHot", "on_value")
     off = to_tf(off_value, "OneHot", "off_value")
     if off.dtype != on.dtype:
@@ -657,7 +657,7 @@ def argmax(input: Any, dim: int | None = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         out = tf.argmax(tf.reshape(t, [-1]), output_type=tf.int64)
         return _wrap(tf.reshape(out, [1] * t.shape.rank) if keepdim else out)
-    a = V.check_axis("argmax", "dim", dim, t.shape.rank)
+    a = V.check_axis(dim, "dim", "argmax", t.shape.rank)
     out = tf.argmax(t, axis=a, output_type=tf.int64)
     return _wrap(tf.expand_dims(out, a) if keepdim else out)
 

@@ -14,7 +14,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _result_dtype, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function._utils import binary, to_float, to_tf
 
 __all__ = [
@@ -93,7 +93,7 @@ def clip_by_global_norm(x: Any, clip_norm: Any = 1.0, use_norm: Any = None) -> t
         raise TypeError(f"For 'clip_by_global_norm', the 'x' must be a tuple or list of Tensors, but got "
                         f"{type(x).__name__}.")
     if isinstance(clip_norm, numbers.Number):
-        V.check_number("clip_by_global_norm", "clip_norm", clip_norm)
+        V.check_number(clip_norm, "clip_norm", "clip_by_global_norm")
         if clip_norm <= 0:
             raise ValueError(f"For 'clip_by_global_norm', the 'clip_norm' must be greater than 0, but got "
                              f"{clip_norm}.")

@@ -18,7 +18,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function._utils import binary, check_broadcast, norm_axis, tf_dtype, to_float, to_tf
 
 __all__ = [
@@ -109,7 +109,7 @@ def round(input: Any, *, decimals: int = 0) -> Tensor:  # noqa: A001,A002
         Tensor: the rounded values, same dtype.
     """
     t = to_tf(input, "round", "input")
-    V.check_int("round", "decimals", decimals)
+    V.check_int(decimals, "decimals", "round")
     if t.dtype.is_integer or t.dtype == tf.bool:
         return _wrap(t)
     if decimals:
@@ -198,7 +198,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor: 
         ValueError: when ``rounding_mode`` is not None, 'floor' or 'trunc'.
     """
     if rounding_mode is not None:
-        V.check_string("div", "rounding_mode", rounding_mode, ("floor", "trunc"))
+        V.check_string(rounding_mode, ("floor", "trunc"), "rounding_mode", "div")
     a, b = binary("div", input, other)
     check_broadcast("div", a, b)
     if rounding_mode == "floor":
@@ -273,7 +273,7 @@ def lerp(input: Any, end: Any, weight: Any) -> Tensor:  # noqa: A002
 # ---------------------------------------------------------------------------- reductions
 def _reduce(op: str, fn, x: Any, axis: Any, keep: Any, cast_bool: tf.DType | None = None) -> tf.Tensor:
     t = to_tf(x, op, "input")
-    V.check_bool(op, "keep_dims", keep)
+    V.check_bool(keep, "keep_dims", op)
     ax = norm_axis(op, "axis", axis, t.shape.rank)
     if ax == ():
         ax = None
@@ -372,7 +372,7 @@ def _arg_with_value(op: str, input: Any, axis: Any, keepdims: bool, is_max: bool
         idx = tf.argmax(flat) if is_max else tf.argmin(flat)
         val = tf.reduce_max(flat) if is_max else tf.reduce_min(flat)
         return val, idx
-    a = V.check_axis(op, "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", op, t.shape.rank)
     idx = tf.argmax(t, axis=a) if is_max else tf.argmin(t, axis=a)
     val = tf.reduce_max(t, axis=a, keepdims=keepdims) if is_max else tf.reduce_min(t, axis=a, keepdims=keepdims)
     if keepdims:
@@ -430,8 +430,8 @@ def _moments(op: str, input: Any, axis: Any, ddof: Any, keepdims: bool) -> tf.Te
     t = to_float(to_tf(input, op, "input"))
     if isinstance(ddof, bool):
         ddof = 1 if ddof else 0
-    V.check_int(op, "ddof", ddof)
-    V.check_bool(op, "keepdims", keepdims)
+    V.check_int(ddof, "ddof", op)
+    V.check_bool(keepdims, "keepdims", op)
     ax = norm_axis(op, "axis", axis, t.shape.rank)
     ax = list(range(t.shape.rank)) if ax in (None, ()) else list(ax)
     m = tf.reduce_mean(t, axis=ax, keepdims=True)
@@ -487,7 +487,7 @@ def argmin(input: Any, axis: int | None = None, keepdims: bool = False) -> Tenso
     if axis is None:
         out = tf.argmin(tf.reshape(t, [-1]), output_type=tf.int32)
         return _wrap(tf.reshape(out, [1] * t.shape.rank) if keepdims else out)
-    a = V.check_axis("argmin", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "argmin", t.shape.rank)
     out = tf.argmin(t, axis=a, output_type=tf.int32)
     return _wrap(tf.expand_dims(out, a) if keepdims else out)
 
@@ -524,7 +524,7 @@ def cumsum(x: Any, axis: int, dtype: Any = None) -> Tensor:
         t = tf.cast(t, tf_dtype(dtype, "cumsum"))
     if t.dtype == tf.bool:
         raise TypeError("For 'CumSum', the input argument[x] must be a numeric Tensor, but got Tensor[Bool].")
-    a = V.check_axis("cumsum", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "cumsum", t.shape.rank)
     return _wrap(tf.cumsum(t, axis=a))
 
 
@@ -533,14 +533,14 @@ def cumprod(input: Any, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002
     t = to_tf(input, "cumprod", "input")
     if dtype is not None:
         t = tf.cast(t, tf_dtype(dtype, "cumprod"))
-    a = V.check_axis("cumprod", "dim", dim, t.shape.rank)
+    a = V.check_axis(dim, "dim", "cumprod", t.shape.rank)
     return _wrap(tf.math.cumprod(t, axis=a))
 
 
 def diff(x: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Tensor:
     """The ``n``-th discrete difference along ``axis``."""
     t = to_tf(x, "diff", "x")
-    a = V.check_axis("diff", "axis", axis, t.shape.rank)
+    a = V.check_axis(axis, "axis", "diff", t.shape.rank)
     parts = ([to_tf(prepend, "diff", "prepend", t.dtype)] if prepend is not None else []) + [t] + (
         [to_tf(append, "diff", "append", t.dtype)] if append is not None else [])
     t = tf.concat(parts, a) if len(parts) > 1 else t

@@ -19,7 +19,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function.kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import elementwise_through_nchw, gpu_visible, nchw_supported
 from tfspore.ops.function._utils import norm_axis, pads4, positive_pair, tf_dtype, to_float, to_tf
@@ -79,7 +79,7 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:  # noqa: A002
     Raises:
         ValueError: when ``approximate`` is not 'none' or 'tanh'.
     """
-    V.check_string("gelu", "approximate", approximate, ("none", "tanh"))
+    V.check_string(approximate, ("none", "tanh"), "approximate", "gelu")
     t = to_float(to_tf(input, "gelu", "input"))
     return _wrap(_gelu_erf(t) if approximate == "none" else _gelu_tanh(t))
 
@@ -95,7 +95,7 @@ def _softmax_axis(op: str, axis: Any, rank: int | None) -> Any:
     if isinstance(axis, (list, tuple)):
         ax = norm_axis(op, "axis", axis, rank)
         return ax[0] if len(ax) == 1 else list(ax)
-    return V.check_axis(op, "axis", axis, rank)
+    return V.check_axis(axis, "axis", op, rank)
 
 
 def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:  # noqa: A002
@@ -207,7 +207,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, seed: int | None 
     Raises:
         ValueError: when ``p`` is outside [0, 1].
     """
-    V.check_float_range("dropout", "p", p, 0.0, 1.0)
+    V.check_float_range(p, "p", "dropout", 0.0, 1.0)
     t = to_tf(input, "dropout", "input")
     if not training or p == 0:
         return _wrap(t)
@@ -219,7 +219,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, seed: int | None 
 
 def dropout2d(input: Any, p: float = 0.5, training: bool = True) -> Tensor:  # noqa: A002
     """Zero whole channels of an NCHW tensor with probability ``p``."""
-    V.check_float_range("dropout2d", "p", p, 0.0, 1.0)
+    V.check_float_range(p, "p", "dropout2d", 0.0, 1.0)
     t = to_tf(input, "dropout2d", "input")
     if not training or p == 0:
         return _wrap(t)
@@ -290,10 +290,10 @@ def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode:
     """
     x = to_tf(input, "conv2d", "input")
     w = to_tf(weight, "conv2d", "weight")
-    pad_mode = V.check_string("conv2d", "pad_mode", pad_mode, ("valid", "same", "pad"), lower=True)
+    pad_mode = V.check_string(pad_mode, ("valid", "same", "pad"), "pad_mode", "conv2d", lower=True)
     st = positive_pair("conv2d", "stride", stride, False)
     dl = positive_pair("conv2d", "dilation", dilation, False)
-    V.check_positive_int("conv2d", "groups", groups)
+    V.check_positive_int(groups, "groups", "conv2d")
     if isinstance(padding, (list, tuple)) and len(padding) == 2:
         pads = (padding[0], padding[0], padding[1], padding[1])
     else:
@@ -316,7 +316,7 @@ def _bias_add(x: tf.Tensor, b: tf.Tensor, data_format: str) -> tf.Tensor:
 
 def bias_add(input_x: Any, bias: Any, data_format: str = "NCHW") -> Tensor:
     """Add the 1-D ``bias`` along the channel dimension (1 for NCHW / NCDHW, last for NHWC)."""
-    V.check_string("BiasAdd", "data_format", data_format, ("NCHW", "NHWC", "NCDHW"))
+    V.check_string(data_format, ("NCHW", "NHWC", "NCDHW"), "data_format", "BiasAdd")
     x = to_tf(input_x, "BiasAdd", "input_x")
     b = to_tf(bias, "BiasAdd", "bias", x.dtype)
     if b.shape.rank != 1:
@@ -390,7 +390,7 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any 
                eps: float = 1e-5) -> Tensor:
     """Layer normalisation over the trailing ``normalized_shape`` dimensions."""
     t = to_tf(input, "layer_norm", "input")
-    ns = V.check_int_tuple("layer_norm", "normalized_shape", normalized_shape)
+    ns = V.check_int_tuple(normalized_shape, "normalized_shape", "layer_norm")
     axes = list(range(t.shape.rank - len(ns), t.shape.rank))
     y = _layer_norm_core(t, axes, weight, bias, eps)[0]
     return _wrap(y)

@@ -18,7 +18,7 @@ import tensorflow as tf
 
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function._utils import shape_arg, tf_dtype, to_tf
 
 __all__ = ["uniform", "standard_normal", "normal", "randn", "rand", "randint", "rand_like", "randn_like",
@@ -28,7 +28,7 @@ __all__ = ["uniform", "standard_normal", "normal", "randn", "rand", "randint", "
 def _seed(op: str, seed: Any) -> int | None:
     if seed is None:
         return None
-    V.check_int(op, "seed", seed)
+    V.check_int(seed, "seed", op)
     return None if seed == 0 else int(seed) % (2**31 - 1)
 
 
@@ -127,7 +127,7 @@ def bernoulli(input: Any, p: Any = 0.5, seed: int | None = None) -> Tensor:  # n
 
 def randperm(n: int, seed: int = 0, offset: int = 0, dtype: Any = mstype.int64) -> Tensor:
     """A random permutation of ``0 .. n - 1``."""
-    V.check_non_negative_int("randperm", "n", n)
+    V.check_non_negative_int(n, "n", "randperm")
     dt = tf_dtype(dtype, "randperm")
     return _wrap(tf.cast(tf.random.shuffle(tf.range(n), seed=_seed("randperm", seed)), dt))
 

@@ -18,7 +18,7 @@ import tensorflow as tf
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function import nn_func as N
 from tfspore.ops.function import other_func as O
 from tfspore.ops.function._utils import to_tf
@@ -98,7 +98,7 @@ class LpNorm(Primitive):
             raise TypeError(f"For '{self.name}', the 'p' must be int, but got {type(p).__name__}.")
         if p < 0:
             raise ValueError(f"For '{self.name}', the 'p' must be a non-negative int, but got {p}.")
-        V.check_bool(self.name, "keep_dims", keep_dims)
+        V.check_bool(keep_dims, "keep_dims", self.name)
         self.add_prim_attr("axis", list(axes))
 
     def __call__(self, input: Any) -> Tensor:  # noqa: A002
@@ -106,7 +106,7 @@ class LpNorm(Primitive):
         if not t.dtype.is_floating:
             raise TypeError(f"For '{self.name}', the 'input' dtype must be float16 or float32, but got "
                             f"{t.dtype.name}.")
-        axes = V.check_axes(self.name, "axis", self.axis, t.shape.rank)
+        axes = V.check_axes(self.axis, "axis", self.name, t.shape.rank)
         a = tf.abs(t)
         p = self.p
         if p == 0:  # no epsilon floor for the count, as MindSpore's kernel
@@ -129,7 +129,7 @@ class MatrixInverse(Primitive):
 
     @prim_attr_register
     def __init__(self, adjoint: bool = False) -> None:
-        V.check_bool(self.name, "adjoint", adjoint)
+        V.check_bool(adjoint, "adjoint", self.name)
 
     def __call__(self, x: Any) -> Tensor:
         t = to_tf(x, self.name, "x")
@@ -156,8 +156,8 @@ class DropoutGenMask(Primitive):
 
     @prim_attr_register
     def __init__(self, Seed0: int = 0, Seed1: int = 0) -> None:  # noqa: N803
-        V.check_int(self.name, "Seed0", Seed0)
-        V.check_int(self.name, "Seed1", Seed1)
+        V.check_int(Seed0, "Seed0", self.name)
+        V.check_int(Seed1, "Seed1", self.name)
         self.add_prim_attr("side_effect_hidden", True)
 
     def __call__(self, shape: Any, keep_prob: Any) -> Tensor:
@@ -191,7 +191,7 @@ class Dropout3D(PrimitiveWithInfer):
 
     @prim_attr_register
     def __init__(self, keep_prob: float = 0.5) -> None:
-        V.check_float_range(self.name, "keep_prob", keep_prob, 0.0, 1.0)
+        V.check_float_range(keep_prob, "keep_prob", self.name, 0.0, 1.0)
 
     def __call__(self, x: Any) -> tuple:
         t = to_tf(x, self.name, "x")
@@ -248,7 +248,7 @@ class IndexAdd(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int, use_lock: bool = True, check_index_bound: bool = True) -> None:
-        V.check_int(self.name, "axis", axis)
+        V.check_int(axis, "axis", self.name)
         self.init_prim_io_names(inputs=["input_x", "indices", "input_y"], outputs=["output"])
         self.add_prim_attr("side_effect_mem", True)
 
@@ -262,7 +262,7 @@ class IndexAdd(Primitive):
                              f"got {y.shape.rank}.")
         if idx.shape.rank != 1:
             raise ValueError(f"For '{self.name}', the 'indices' must be 1-D, but got shape {idx.shape.as_list()}.")
-        axis = V.check_axis(self.name, "axis", self.axis, rank)
+        axis = V.check_axis(self.axis, "axis", self.name, rank)
         perm = [axis] + [i for i in range(rank) if i != axis]
         inv = [perm.index(i) for i in range(rank)]
         out = tf.tensor_scatter_nd_add(tf.transpose(t, perm), idx[:, None], tf.transpose(y, perm))
@@ -283,8 +283,8 @@ class Randperm(Primitive):
 
     @prim_attr_register
     def __init__(self, max_length: int = 1, pad: int = -1, dtype: Any = mstype.int32) -> None:
-        V.check_positive_int(self.name, "max_length", max_length)
-        V.check_int(self.name, "pad", pad)
+        V.check_positive_int(max_length, "max_length", self.name)
+        V.check_int(pad, "pad", self.name)
 
     def __call__(self, n: Any) -> Tensor:
         count = tf.reshape(tf.cast(to_tf(n, self.name, "n"), tf.int32), [])

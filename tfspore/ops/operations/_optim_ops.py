@@ -20,7 +20,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function import other_func as O
 from tfspore.ops.function._utils import to_tf
 from tfspore.ops.primitive import Primitive, PrimitiveWithInfer, prim_attr_register
@@ -71,8 +71,8 @@ class ApplyMomentum(Primitive):
 
     @prim_attr_register
     def __init__(self, use_nesterov: bool = False, use_locking: bool = False, gradient_scale: float = 1.0) -> None:
-        V.check_bool(self.name, "use_nesterov", use_nesterov)
-        V.check_bool(self.name, "use_locking", use_locking)
+        V.check_bool(use_nesterov, "use_nesterov", self.name)
+        V.check_bool(use_locking, "use_locking", self.name)
         if not isinstance(gradient_scale, float):
             raise TypeError(f"For '{self.name}', the 'gradient_scale' must be float, but got "
                             f"{type(gradient_scale).__name__}.")
@@ -123,8 +123,8 @@ class Adam(Primitive):
 
     @prim_attr_register
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
-        V.check_bool(self.name, "use_locking", use_locking)
-        V.check_bool(self.name, "use_nesterov", use_nesterov)
+        V.check_bool(use_locking, "use_locking", self.name)
+        V.check_bool(use_nesterov, "use_nesterov", self.name)
         self.add_prim_attr("side_effect_mem", True)
         self.__dict__["_update_parameter"] = True
 
@@ -161,8 +161,8 @@ class AdamNoUpdateParam(Primitive):
 
     @prim_attr_register
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
-        V.check_bool(self.name, "use_locking", use_locking)
-        V.check_bool(self.name, "use_nesterov", use_nesterov)
+        V.check_bool(use_locking, "use_locking", self.name)
+        V.check_bool(use_nesterov, "use_nesterov", self.name)
         self.add_prim_attr("side_effect_mem", True)
 
     def __call__(self, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any, beta1: Any, beta2: Any,
@@ -211,7 +211,7 @@ class AdamWeightDecay(Primitive):
 
     @prim_attr_register
     def __init__(self, use_locking: bool = False) -> None:
-        V.check_bool(self.name, "use_locking", use_locking)
+        V.check_bool(use_locking, "use_locking", self.name)
         self.add_prim_attr("side_effect_mem", True)
         self.__dict__["_update_parameter"] = True
 
@@ -238,7 +238,7 @@ class FusedCastAdamWeightDecay(PrimitiveWithInfer):
 
     @prim_attr_register
     def __init__(self, use_locking: bool = False) -> None:
-        V.check_bool(self.name, "use_locking", use_locking)
+        V.check_bool(use_locking, "use_locking", self.name)
         self.add_prim_attr("side_effect_mem", True)
         self.__dict__["_update_parameter"] = True
 

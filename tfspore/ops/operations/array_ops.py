@@ -15,7 +15,7 @@ import tensorflow as tf
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function import array_func as A
 from tfspore.ops.function import math_func as M
 from tfspore.ops.function._utils import norm_axis, tf_dtype, to_tf
@@ -123,7 +123,7 @@ class Concat(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = 0) -> None:
-        V.check_int("Concat", "axis", axis)
+        V.check_int(axis, "axis", "Concat")
 
     def __call__(self, input_x: Any) -> Tensor:
         return A.concat(input_x, self.axis)
@@ -138,7 +138,7 @@ class Stack(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = 0) -> None:
-        V.check_int("Stack", "axis", axis)
+        V.check_int(axis, "axis", "Stack")
 
     def __call__(self, input_x: Any) -> Tensor:
         return A.stack(input_x, self.axis)
@@ -154,7 +154,7 @@ class Unstack(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = 0, num: int | None = None) -> None:
-        V.check_int("Unstack", "axis", axis)
+        V.check_int(axis, "axis", "Unstack")
 
     def __call__(self, x: Any) -> tuple:
         out = A.unstack(x, self.axis)
@@ -174,12 +174,12 @@ class Split(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = 0, output_num: int = 1) -> None:
-        V.check_int("Split", "axis", axis)
-        V.check_positive_int("Split", "output_num", output_num)
+        V.check_int(axis, "axis", "Split")
+        V.check_positive_int(output_num, "output_num", "Split")
 
     def __call__(self, x: Any) -> tuple:
         t = to_tf(x, "Split", "input_x")
-        a = V.check_axis("Split", "axis", self.axis, t.shape.rank)
+        a = V.check_axis(self.axis, "axis", "Split", t.shape.rank)
         n = t.shape[a]
         if n is not None and n % self.output_num:
             raise ValueError(f"For 'Split', the 'output_num' must divide the size {n} of axis {self.axis}, but got "
@@ -199,7 +199,7 @@ class Squeeze(Primitive):
         if isinstance(axis, int):
             self.add_prim_attr("axis", (axis,))
         else:
-            self.add_prim_attr("axis", V.check_int_tuple("Squeeze", "axis", axis))
+            self.add_prim_attr("axis", V.check_int_tuple(axis, "axis", "Squeeze"))
 
     def __call__(self, input_x: Any) -> Tensor:
         t = to_tf(input_x, "Squeeze", "input_x")
@@ -226,7 +226,7 @@ class OneHot(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = -1) -> None:
-        V.check_int("OneHot", "axis", axis)
+        V.check_int(axis, "axis", "OneHot")
 
     def __call__(self, indices: Any, depth: Any, on_value: Any, off_value: Any) -> Tensor:
         return A.one_hot(indices, depth, on_value, off_value, self.axis)
@@ -270,14 +270,14 @@ class Argmax(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = -1, output_type: Any = mstype.int32) -> None:
-        V.check_int(self.name, "axis", axis)
-        dt = V.check_dtype(self.name, "output_type", output_type)
+        V.check_int(axis, "axis", self.name)
+        dt = mstype.as_ms_dtype(output_type, self.name, "output_type")
         if dt not in (mstype.int32, mstype.int64):
             raise TypeError(f"For '{self.name}', the 'output_type' must be int32 or int64, but got {dt}.")
 
     def __call__(self, x: Any) -> Tensor:
         t = to_tf(x, self.name, "input_x")
-        a = V.check_axis(self.name, "axis", self.axis, t.shape.rank)
+        a = V.check_axis(self.axis, "axis", self.name, t.shape.rank)
         dt = mstype.as_tf_dtype(self.output_type)
         return _wrap(tf.argmax(t, a, output_type=dt) if self._is_max else tf.argmin(t, a, output_type=dt))
 
@@ -305,8 +305,8 @@ class ArgMaxWithValue(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = 0, keep_dims: bool = False) -> None:
-        V.check_int(self.name, "axis", axis)
-        V.check_bool(self.name, "keep_dims", keep_dims)
+        V.check_int(axis, "axis", self.name)
+        V.check_bool(keep_dims, "keep_dims", self.name)
 
     def __call__(self, x: Any) -> tuple:
         val, idx = M._arg_with_value(self.name, x, self.axis, self.keep_dims, self._is_max)
@@ -337,7 +337,7 @@ class Gather(Primitive):
 
     @prim_attr_register
     def __init__(self, batch_dims: int = 0) -> None:
-        V.check_int("Gather", "batch_dims", batch_dims)
+        V.check_int(batch_dims, "batch_dims", "Gather")
 
     def __call__(self, input_params: Any, input_indices: Any, axis: Any) -> Tensor:
         return A.gather(input_params, input_indices, axis, self.batch_dims)
@@ -367,7 +367,7 @@ class TensorScatterElements(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = 0, reduction: str = "none") -> None:
-        V.check_string("TensorScatterElements", "reduction", reduction, ("none", "add"))
+        V.check_string(reduction, ("none", "add"), "reduction", "TensorScatterElements")
 
     def __call__(self, data: Any, indices: Any, updates: Any) -> Tensor:
         return A.tensor_scatter_elements(data, indices, updates, self.axis, self.reduction)
@@ -463,7 +463,7 @@ class StridedSlice(Primitive):
     def __init__(self, begin_mask: int = 0, end_mask: int = 0, ellipsis_mask: int = 0, new_axis_mask: int = 0,
                  shrink_axis_mask: int = 0) -> None:
         for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"):
-            V.check_non_negative_int("StridedSlice", k, getattr(self, k))
+            V.check_non_negative_int(getattr(self, k), k, "StridedSlice")
 
     def __call__(self, input_x: Any, begin: Any, end: Any, strides: Any) -> Tensor:
         return A.strided_slice(input_x, begin, end, strides, self.begin_mask, self.end_mask, self.ellipsis_mask,
@@ -479,7 +479,7 @@ class Range(Primitive):
 
     @prim_attr_register
     def __init__(self, maxlen: int = 1000000) -> None:
-        V.check_positive_int("Range", "maxlen", maxlen)
+        V.check_positive_int(maxlen, "maxlen", "Range")
 
     def __call__(self, start: Any, limit: Any, delta: Any) -> Tensor:
         return A.range(start, limit, delta, self.maxlen)
@@ -497,7 +497,7 @@ class TopK(Primitive):
 
     @prim_attr_register
     def __init__(self, sorted: bool = True) -> None:  # noqa: A002
-        V.check_bool("TopK", "sorted", sorted)
+        V.check_bool(sorted, "sorted", "TopK")
 
     def __call__(self, input_x: Any, k: Any) -> tuple:
         return A.topk(input_x, k)
@@ -513,8 +513,8 @@ class Sort(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = -1, descending: bool = False) -> None:
-        V.check_int("Sort", "axis", axis)
-        V.check_bool("Sort", "descending", descending)
+        V.check_int(axis, "axis", "Sort")
+        V.check_bool(descending, "descending", "Sort")
 
     def __call__(self, x: Any) -> tuple:
         return A.sort(x, self.axis, self.descending)
@@ -555,7 +555,7 @@ class BroadcastTo(Primitive):
 
     @prim_attr_register
     def __init__(self, shape: Any) -> None:
-        V.check_int_tuple("BroadcastTo", "shape", shape)
+        V.check_int_tuple(shape, "shape", "BroadcastTo")
 
     def __call__(self, input_x: Any) -> Tensor:
         return A.broadcast_to(input_x, self.shape)
@@ -570,7 +570,7 @@ class ReverseV2(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: Any) -> None:
-        V.check_int_tuple("ReverseV2", "axis", axis)
+        V.check_int_tuple(axis, "axis", "ReverseV2")
 
     def __call__(self, input_x: Any) -> Tensor:
         return A.flip(input_x, self.axis)
@@ -590,7 +590,7 @@ class Meshgrid(Primitive):
 
     @prim_attr_register
     def __init__(self, indexing: str = "xy") -> None:
-        V.check_string("Meshgrid", "indexing", indexing, ("xy", "ij"))
+        V.check_string(indexing, ("xy", "ij"), "indexing", "Meshgrid")
 
     def __call__(self, inputs: Any) -> tuple:
         return A.meshgrid(*inputs, indexing=self.indexing)
@@ -605,7 +605,7 @@ class Tril(Primitive):
 
     @prim_attr_register
     def __init__(self, diagonal: int = 0) -> None:
-        V.check_int("Tril", "diagonal", diagonal)
+        V.check_int(diagonal, "diagonal", "Tril")
 
     def __call__(self, x: Any) -> Tensor:
         return A.tril(x, self.diagonal)
@@ -636,7 +636,7 @@ class Padding(Primitive):
 
     @prim_attr_register
     def __init__(self, pad_dim_size: int = 8) -> None:
-        V.check_positive_int("Padding", "pad_dim_size", pad_dim_size)
+        V.check_positive_int(pad_dim_size, "pad_dim_size", "Padding")
 
     def __call__(self, x: Any) -> Tensor:
         t = to_tf(x, "Padding", "x")
@@ -655,7 +655,7 @@ class ResizeNearestNeighbor(Primitive):
 
     @prim_attr_register
     def __init__(self, size: Any, align_corners: bool = False, half_pixel_centers: bool = False) -> None:
-        V.check_int_tuple("ResizeNearestNeighbor", "size", size)
+        V.check_int_tuple(size, "size", "ResizeNearestNeighbor")
 
     def __call__(self, input_x: Any) -> Tensor:
         t = to_tf(input_x, "ResizeNearestNeighbor", "input_x")
@@ -731,7 +731,7 @@ class SpaceToDepth(Primitive):
 
     @prim_attr_register
     def __init__(self, block_size: int) -> None:
-        V.check_positive_int("SpaceToDepth", "block_size", block_size)
+        V.check_positive_int(block_size, "block_size", "SpaceToDepth")
 
     def __call__(self, x: Any) -> Tensor:
         t = tf.transpose(to_tf(x, "SpaceToDepth", "x"), [0, 2, 3, 1])
@@ -747,7 +747,7 @@ class DepthToSpace(Primitive):
 
     @prim_attr_register
     def __init__(self, block_size: int) -> None:
-        V.check_positive_int("DepthToSpace", "block_size", block_size)
+        V.check_positive_int(block_size, "block_size", "DepthToSpace")
 
     def __call__(self, x: Any) -> Tensor:
         t = tf.transpose(to_tf(x, "DepthToSpace", "x"), [0, 2, 3, 1])

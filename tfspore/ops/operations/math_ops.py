@@ -12,8 +12,10 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
+from tfspore.ops import _float_status
 from tfspore.ops.function import math_func as M
 from tfspore.ops.function._utils import binary, norm_axis, to_float, to_tf
 from tfspore.ops.operations._helpers import simple_prim
@@ -151,7 +153,7 @@ class ApproximateEqual(Primitive):
 
     @prim_attr_register
     def __init__(self, tolerance: float = 1e-05) -> None:
-        V.check_number("ApproximateEqual", "tolerance", tolerance)
+        V.check_number(tolerance, "tolerance", "ApproximateEqual")
 
     def __call__(self, x: Any, y: Any) -> Tensor:
         return _approx_eq_impl(self, x, y)
@@ -164,7 +166,7 @@ class _Reduce(Primitive):
 
     @prim_attr_register
     def __init__(self, keep_dims: bool = False) -> None:
-        V.check_bool(self.name, "keep_dims", keep_dims)
+        V.check_bool(keep_dims, "keep_dims", self.name)
 
     def __call__(self, x: Any, axis: Any = ()) -> Tensor:
         t = to_tf(x, self.name, "x")
@@ -203,8 +205,8 @@ class ReduceSum(_Reduce):
 
     @prim_attr_register
     def __init__(self, keep_dims: bool = False, skip_mode: bool = False) -> None:
-        V.check_bool("ReduceSum", "keep_dims", keep_dims)
-        V.check_bool("ReduceSum", "skip_mode", skip_mode)
+        V.check_bool(keep_dims, "keep_dims", "ReduceSum")
+        V.check_bool(skip_mode, "skip_mode", "ReduceSum")
 
     def __call__(self, x: Any, axis: Any = ()) -> Tensor:
         if self.skip_mode and (axis == () or axis == [] or axis is None):
@@ -311,10 +313,15 @@ class MatMul(Primitive):
 
     @prim_attr_register
     def __init__(self, transpose_a: bool = False, transpose_b: bool = False) -> None:
-        V.check_bool("MatMul", "transpose_a", transpose_a)
-        V.check_bool("MatMul", "transpose_b", transpose_b)
+        V.check_bool(transpose_a, "transpose_a", "MatMul")
+        V.check_bool(transpose_b, "transpose_b", "MatMul")
 
     def __call__(self, x: Any, y: Any) -> Tensor:
+        if isinstance(x, Tensor) and isinstance(y, Tensor):
+            tx, ty = to_tf(x), to_tf(y)
+            if tx.dtype.is_floating != ty.dtype.is_floating:  # MindSpore's MatMul does not promote int to float
+                raise TypeError(f"For '{self.name}', the type of 'x2' should be same as 'x1', but got 'x1' with type "
+                                f"Tensor[{x.dtype}] and 'x2' with type Tensor[{y.dtype}].")
         a, b = binary(self.name, x, y)
         for arg, t in (("x", a), ("y", b)):
             if t.shape.rank is not None and t.shape.rank < 2:
@@ -338,8 +345,8 @@ class BatchMatMul(MatMul):
 
     @prim_attr_register
     def __init__(self, transpose_a: bool = False, transpose_b: bool = False) -> None:
-        V.check_bool("BatchMatMul", "transpose_a", transpose_a)
-        V.check_bool("BatchMatMul", "transpose_b", transpose_b)
+        V.check_bool(transpose_a, "transpose_a", "BatchMatMul")
+        V.check_bool(transpose_b, "transpose_b", "BatchMatMul")
 
 
 class CumSum(Primitive):
@@ -352,14 +359,14 @@ class CumSum(Primitive):
 
     @prim_attr_register
     def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
-        V.check_bool("CumSum", "exclusive", exclusive)
-        V.check_bool("CumSum", "reverse", reverse)
+        V.check_bool(exclusive, "exclusive", "CumSum")
+        V.check_bool(reverse, "reverse", "CumSum")
 
     def __call__(self, x: Any, axis: Any) -> Tensor:
         t = to_tf(x, "CumSum", "x")
         if t.dtype == tf.bool:
             raise TypeError("For 'CumSum', the input argument[x] must be a numeric Tensor, but got Tensor[Bool].")
-        a = V.check_axis("CumSum", "axis", int(axis) if isinstance(axis, Tensor) else axis, t.shape.rank)
+        a = V.check_axis(int(axis) if isinstance(axis, Tensor) else axis, "axis", "CumSum", t.shape.rank)
         return _wrap(tf.cumsum(t, a, exclusive=self.exclusive, reverse=self.reverse))
 
 
@@ -373,12 +380,12 @@ class CumProd(Primitive):
 
     @prim_attr_register
     def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
-        V.check_bool("CumProd", "exclusive", exclusive)
-        V.check_bool("CumProd", "reverse", reverse)
+        V.check_bool(exclusive, "exclusive", "CumProd")
+        V.check_bool(reverse, "reverse", "CumProd")
 
     def __call__(self, x: Any, axis: Any) -> Tensor:
         t = to_tf(x, "CumProd", "x")
-        a = V.check_axis("CumProd", "axis", int(axis) if isinstance(axis, Tensor) else axis, t.shape.rank)
+        a = V.check_axis(int(axis) if isinstance(axis, Tensor) else axis, "axis", "CumProd", t.shape.rank)
         return _wrap(tf.math.cumprod(t, a, exclusive=self.exclusive, reverse=self.reverse))
 
 
@@ -411,7 +418,7 @@ class Cdist(Primitive):
 
     @prim_attr_register
     def __init__(self, p: float = 2.0) -> None:
-        V.check_number("Cdist", "p", p)
+        V.check_number(p, "p", "Cdist")
 
     def __call__(self, input_x: Any, input_y: Any) -> Tensor:
         a, b = binary("Cdist", input_x, input_y)
@@ -445,16 +452,45 @@ class NPUAllocFloatStatus(Primitive):
         return _wrap(tf.zeros([8], tf.float32))
 
 
+def _status_buffer(x: Any, name: str) -> tf.Tensor:
+    t = to_tf(x, name, "x")
+    if t.dtype not in (tf.float16, tf.float32):
+        raise TypeError(f"For '{name}', the 'x' must be a Tensor of float16 or float32, but got "
+                        f"{t.dtype.name}.")
+    return t
+
+
+def _write_status(x: Any, value: tf.Tensor) -> Tensor:
+    """``value`` as the result; it is also written into ``x``, as Ascend updates the buffer in place."""
+    if isinstance(x, Tensor) and not isinstance(x, Parameter):
+        x.assign_value(value)
+    return _wrap(value)
+
+
 class NPUGetFloatStatus(Primitive):
-    """Return the float-status buffer unchanged (overflow is detected from values on TensorFlow)."""
+    """Read the float status opened by :class:`NPUClearFloatStatus` into the buffer ``x``.
+
+    Ascend reads its overflow register. On TensorFlow the status is 1 in the first element when
+    an output or gradient of a differentiation (``GradOperation``, ``grad``, ``value_and_grad``)
+    run since the clear holds an inf or NaN, else 0; ``x`` is updated too, as on Ascend.
+    """
 
     @prim_attr_register
     def __init__(self) -> None:
         pass
 
     def __call__(self, x: Any) -> Tensor:
-        return _wrap(to_tf(x, "NPUGetFloatStatus", "x"))
+        t = _status_buffer(x, "NPUGetFloatStatus")
+        return _write_status(x, _float_status.status(t))
 
 
 class NPUClearFloatStatus(NPUGetFloatStatus):
-    """Return the float-status buffer unchanged."""
+    """Clear the float status: the differentiations that follow are checked for inf or NaN.
+
+    Returns the cleared buffer (zeros shaped as ``x``), also written into ``x``.
+    """
+
+    def __call__(self, x: Any) -> Tensor:
+        t = _status_buffer(x, "NPUClearFloatStatus")
+        _float_status.clear()
+        return _write_status(x, tf.zeros_like(t))

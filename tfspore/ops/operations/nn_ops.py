@@ -14,7 +14,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function import nn_func as N
 from tfspore.ops.function.kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import nchw_supported
@@ -63,7 +63,7 @@ class Elu(Primitive):
 
     @prim_attr_register
     def __init__(self, alpha: float = 1.0) -> None:
-        V.check_number("Elu", "alpha", alpha)
+        V.check_number(alpha, "alpha", "Elu")
 
     def __call__(self, input_x: Any) -> Tensor:
         return N.elu(input_x, self.alpha)
@@ -81,7 +81,7 @@ class Softmax(Primitive):
         if isinstance(axis, int):
             self.add_prim_attr("axis", (axis,))
         else:
-            self.add_prim_attr("axis", V.check_int_tuple("Softmax", "axis", axis))
+            self.add_prim_attr("axis", V.check_int_tuple(axis, "axis", "Softmax"))
 
     def __call__(self, x: Any) -> Tensor:
         return N.softmax(x, self.axis)
@@ -96,7 +96,7 @@ class LogSoftmax(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: int = -1) -> None:
-        V.check_int("LogSoftmax", "axis", axis)
+        V.check_int(axis, "axis", "LogSoftmax")
 
     def __call__(self, logits: Any) -> Tensor:
         return N.log_softmax(logits, self.axis)
@@ -128,17 +128,17 @@ class Conv2D(Primitive):
     @prim_attr_register
     def __init__(self, out_channel: int, kernel_size: Any, mode: int = 1, pad_mode: str = "valid", pad: Any = 0,
                  stride: Any = 1, dilation: Any = 1, group: int = 1, data_format: str = "NCHW") -> None:
-        V.check_positive_int("Conv2D", "out_channel", out_channel)
+        V.check_positive_int(out_channel, "out_channel", "Conv2D")
         ks = positive_pair("Conv2D", "kernel_size", kernel_size, False)
-        pm = V.check_string("Conv2D", "pad_mode", pad_mode, ("valid", "same", "pad"), lower=True)
+        pm = V.check_string(pad_mode, ("valid", "same", "pad"), "pad_mode", "Conv2D", lower=True)
         pads = pads4("Conv2D", pad)
         if pm != "pad" and any(pads):
             raise ValueError(f"For 'Conv2D', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
                              f"{pads} and 'pad_mode': {pad_mode}.")
         st = _stride_pair("Conv2D", "stride", stride)
         dl = _stride_pair("Conv2D", "dilation", dilation)
-        V.check_positive_int("Conv2D", "group", group)
-        V.check_string("Conv2D", "data_format", data_format, ("NCHW", "NHWC"))
+        V.check_positive_int(group, "group", "Conv2D")
+        V.check_string(data_format, ("NCHW", "NHWC"), "data_format", "Conv2D")
         self.add_prim_attr("kernel_size", ks)
         self.add_prim_attr("pad_mode", pm)
         self.add_prim_attr("pad", pads)
@@ -185,7 +185,7 @@ class Conv2DBackpropInput(Primitive):
     def __init__(self, out_channel: int, kernel_size: Any, pad_mode: str = "valid", pad: Any = 0,
                  pad_list: Any = None, mode: int = 1, stride: Any = 1, dilation: Any = 1, group: int = 1,
                  data_format: str = "NCHW") -> None:
-        self.add_prim_attr("pad_mode", V.check_string(self.name, "pad_mode", pad_mode, ("valid", "same", "pad"),
+        self.add_prim_attr("pad_mode", V.check_string(pad_mode, ("valid", "same", "pad"), "pad_mode", self.name,
                                                       lower=True))
         self.add_prim_attr("pad", pads4(self.name, pad))
         self.add_prim_attr("stride", (1, 1) + _stride_pair(self.name, "stride", stride))
@@ -231,8 +231,8 @@ class _Pool(Primitive):
                  data_format: str = "NCHW") -> None:
         ks = positive_pair(self.name, "kernel_size", kernel_size, True)
         st = positive_pair(self.name, "strides", strides, True)
-        pm = V.check_string(self.name, "pad_mode", pad_mode, ("valid", "same"), lower=True)
-        V.check_string(self.name, "data_format", data_format, ("NCHW", "NHWC"))
+        pm = V.check_string(pad_mode, ("valid", "same"), "pad_mode", self.name, lower=True)
+        V.check_string(data_format, ("NCHW", "NHWC"), "data_format", self.name)
         self.add_prim_attr("kernel_size", (1, 1) + ks)
         self.add_prim_attr("strides", (1, 1) + st)
         self.add_prim_attr("pad_mode", pm.upper())
@@ -301,7 +301,7 @@ class BiasAdd(Primitive):
 
     @prim_attr_register
     def __init__(self, data_format: str = "NCHW") -> None:
-        V.check_string("BiasAdd", "data_format", data_format, ("NCHW", "NHWC", "NCDHW"))
+        V.check_string(data_format, ("NCHW", "NHWC", "NCDHW"), "data_format", "BiasAdd")
 
     def __call__(self, input_x: Any, bias: Any) -> Tensor:
         return N.bias_add(input_x, bias, self.data_format)
@@ -325,10 +325,10 @@ class BatchNorm(Primitive):
     @prim_attr_register
     def __init__(self, is_training: bool = False, epsilon: float = 1e-5, momentum: float = 0.1,
                  data_format: str = "NCHW") -> None:
-        V.check_bool("BatchNorm", "is_training", is_training)
-        V.check_float_range("BatchNorm", "epsilon", epsilon, 0.0, 1.0, inc_lo=False)
-        V.check_float_range("BatchNorm", "momentum", momentum, 0.0, 1.0)
-        V.check_string("BatchNorm", "data_format", data_format, ("NCHW", "NHWC"))
+        V.check_bool(is_training, "is_training", "BatchNorm")
+        V.check_float_range(epsilon, "epsilon", "BatchNorm", 0.0, 1.0, inc_low=False)
+        V.check_float_range(momentum, "momentum", "BatchNorm", 0.0, 1.0)
+        V.check_string(data_format, ("NCHW", "NHWC"), "data_format", "BatchNorm")
 
     def __call__(self, input_x: Any, scale: Any, bias: Any, mean: Any, variance: Any) -> tuple:
         x = to_tf(input_x, "BatchNorm", "input_x")
@@ -359,14 +359,14 @@ class LayerNorm(Primitive):
 
     @prim_attr_register
     def __init__(self, begin_norm_axis: int = 1, begin_params_axis: int = 1, epsilon: float = 1e-7) -> None:
-        V.check_int("LayerNorm", "begin_norm_axis", begin_norm_axis)
-        V.check_int("LayerNorm", "begin_params_axis", begin_params_axis)
-        V.check_number("LayerNorm", "epsilon", epsilon)
+        V.check_int(begin_norm_axis, "begin_norm_axis", "LayerNorm")
+        V.check_int(begin_params_axis, "begin_params_axis", "LayerNorm")
+        V.check_number(epsilon, "epsilon", "LayerNorm")
 
     def __call__(self, input_x: Any, gamma: Any, beta: Any) -> tuple:
         t = to_tf(input_x, "LayerNorm", "input_x")
         r = t.shape.rank
-        a = V.check_axis("LayerNorm", "begin_norm_axis", self.begin_norm_axis, r)
+        a = V.check_axis(self.begin_norm_axis, "begin_norm_axis", "LayerNorm", r)
         y, mean, var, _ = N._layer_norm_core(t, list(range(a, r)), gamma, beta, self.epsilon)
         return _wrap(y), _wrap(mean), _wrap(var)
 
@@ -381,7 +381,7 @@ class L2Normalize(Primitive):
 
     @prim_attr_register
     def __init__(self, axis: Any = 0, epsilon: float = 1e-4) -> None:
-        V.check_number("L2Normalize", "epsilon", epsilon)
+        V.check_number(epsilon, "epsilon", "L2Normalize")
 
     def __call__(self, x: Any) -> Tensor:
         return N.l2_normalize(x, self.axis, self.epsilon)
@@ -430,7 +430,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
 
     @prim_attr_register
     def __init__(self, is_grad: bool = False) -> None:
-        V.check_bool("SparseSoftmaxCrossEntropyWithLogits", "is_grad", is_grad)
+        V.check_bool(is_grad, "is_grad", "SparseSoftmaxCrossEntropyWithLogits")
 
     def __call__(self, logits: Any, labels: Any) -> Tensor:
         return N.sparse_softmax_cross_entropy(logits, labels, self.is_grad)
@@ -439,7 +439,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
 class _Reduction(Primitive):
     @prim_attr_register
     def __init__(self, reduction: str = "mean") -> None:
-        V.check_reduction(self.name, reduction)
+        V.check_string(reduction, ("none", "mean", "sum"), "reduction", self.name)
 
 
 class BCEWithLogitsLoss(_Reduction):
@@ -473,7 +473,7 @@ class KLDivLoss(_Reduction):
 
     @prim_attr_register
     def __init__(self, reduction: str = "mean") -> None:
-        V.check_string("KLDivLoss", "reduction", reduction, ("none", "mean", "sum", "batchmean"))
+        V.check_string(reduction, ("none", "mean", "sum", "batchmean"), "reduction", "KLDivLoss")
 
     def __call__(self, logits: Any, labels: Any) -> Tensor:
         return N.kl_div(logits, labels, self.reduction)
@@ -489,8 +489,8 @@ class SmoothL1Loss(Primitive):
 
     @prim_attr_register
     def __init__(self, beta: float = 1.0, reduction: str = "none") -> None:
-        V.check_number("SmoothL1Loss", "beta", beta)
-        V.check_reduction("SmoothL1Loss", reduction)
+        V.check_number(beta, "beta", "SmoothL1Loss")
+        V.check_string(reduction, ("none", "mean", "sum"), "reduction", "SmoothL1Loss")
 
     def __call__(self, logits: Any, labels: Any) -> Tensor:
         return N.smooth_l1_loss(logits, labels, self.beta, self.reduction)
@@ -506,8 +506,8 @@ class NLLLoss(Primitive):
 
     @prim_attr_register
     def __init__(self, reduction: str = "mean", ignore_index: int = -100) -> None:
-        V.check_reduction("NLLLoss", reduction)
-        V.check_int("NLLLoss", "ignore_index", ignore_index)
+        V.check_string(reduction, ("none", "mean", "sum"), "reduction", "NLLLoss")
+        V.check_int(ignore_index, "ignore_index", "NLLLoss")
 
     def __call__(self, logits: Any, labels: Any, weight: Any) -> tuple:
         x = to_tf(logits, "NLLLoss", "logits")
@@ -531,7 +531,7 @@ class Dropout(Primitive):
 
     @prim_attr_register
     def __init__(self, keep_prob: float = 0.5, Seed0: int = 0, Seed1: int = 0) -> None:  # noqa: N803
-        V.check_float_range("Dropout", "keep_prob", keep_prob, 0.0, 1.0, inc_lo=False)
+        V.check_float_range(keep_prob, "keep_prob", "Dropout", 0.0, 1.0, inc_low=False)
 
     def __call__(self, x: Any) -> tuple:
         t = to_tf(x, "Dropout", "x")
@@ -549,7 +549,7 @@ class Dropout2D(Primitive):
 
     @prim_attr_register
     def __init__(self, keep_prob: float = 0.5) -> None:
-        V.check_float_range("Dropout2D", "keep_prob", keep_prob, 0.0, 1.0, inc_lo=False)
+        V.check_float_range(keep_prob, "keep_prob", "Dropout2D", 0.0, 1.0, inc_low=False)
 
     def __call__(self, x: Any) -> tuple:
         t = to_tf(x, "Dropout2D", "x")
@@ -591,7 +591,7 @@ class MirrorPad(Primitive):
 
     @prim_attr_register
     def __init__(self, mode: str = "REFLECT") -> None:
-        V.check_string("MirrorPad", "mode", mode, ("REFLECT", "SYMMETRIC"))
+        V.check_string(mode, ("REFLECT", "SYMMETRIC"), "mode", "MirrorPad")
 
     def __call__(self, input_x: Any, paddings: Any) -> Tensor:
         p = to_tf(paddings, "MirrorPad", "paddings")

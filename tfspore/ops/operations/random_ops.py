@@ -13,7 +13,7 @@ import tensorflow as tf
 
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function import _checks as V
+from tfspore._internal import validator as V
 from tfspore.ops.function._utils import shape_arg, tf_dtype, to_tf
 from tfspore.ops.primitive import Primitive, prim_attr_register
 
@@ -24,8 +24,8 @@ __all__ = ["UniformReal", "StandardNormal", "UniformInt", "RandomCategorical", "
 class _Random(Primitive):
     @prim_attr_register
     def __init__(self, seed: int = 0, seed2: int = 0) -> None:
-        V.check_non_negative_int(self.name, "seed", seed)
-        V.check_non_negative_int(self.name, "seed2", seed2)
+        V.check_non_negative_int(seed, "seed", self.name)
+        V.check_non_negative_int(seed2, "seed2", self.name)
 
     def _seed(self) -> int | None:
         if not self.seed and not self.seed2:
@@ -129,7 +129,7 @@ class RandomChoiceWithMask(Primitive):
 
     @prim_attr_register
     def __init__(self, count: int = 256, seed: int = 0, seed2: int = 0) -> None:
-        V.check_positive_int("RandomChoiceWithMask", "count", count)
+        V.check_positive_int(count, "count", "RandomChoiceWithMask")
 
     def __call__(self, input_x: Any) -> tuple:
         t = tf.cast(to_tf(input_x, self.name, "input_x"), tf.bool)

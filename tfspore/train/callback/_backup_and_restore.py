@@ -7,7 +7,8 @@ import stat
 
 from tfspore.train import serialization as _ser
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore.train.callback._checks import check_bool, check_positive_int, make_directory
+from tfspore._internal import validator
+from tfspore.train.callback._paths import make_directory
 
 _logger = logging.getLogger("tfspore")
 
@@ -39,8 +40,9 @@ class BackupAndRestore(Callback):
         super().__init__()
         ckpt_dir = make_directory(backup_dir)
         self.backup_file = os.path.join(ckpt_dir, "backup.ckpt")
-        self.save_freq = 1 if save_freq == "epoch" else check_positive_int(save_freq)
-        self.delete_checkpoint = check_bool(delete_checkpoint)
+        self.save_freq = 1 if save_freq == "epoch" else validator.check_positive_int(save_freq, "save_freq",
+                                                                                     "BackupAndRestore")
+        self.delete_checkpoint = validator.check_bool(delete_checkpoint, "delete_checkpoint", "BackupAndRestore")
 
     def on_train_begin(self, run_context: RunContext) -> None:
         """Load the backup into the train network if it exists.

@@ -27,7 +27,8 @@ from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.train import serialization as _ser
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore.train.callback._checks import check_bool, check_isinstance, check_non_negative_int, make_directory
+from tfspore._internal import validator
+from tfspore.train.callback._paths import make_directory
 
 _logger = logging.getLogger("tfspore")
 
@@ -35,6 +36,7 @@ _logger = logging.getLogger("tfspore")
 _cur_dir = os.getcwd()
 SAVE_DIR = _cur_dir
 _info_list = ["epoch_num", "step_num"]
+_CFG = "CheckpointConfig"
 
 
 def _wait_async_save_ckpt(async_save: Any = False) -> None:
@@ -135,13 +137,17 @@ class CheckpointConfig:
                  exception_save: bool = False, crc_check: bool = False, remove_redundancy: bool = False,
                  format: str = "ckpt", **kwargs: Any) -> None:  # pylint: disable=redefined-builtin
         if save_checkpoint_steps is not None:
-            save_checkpoint_steps = check_non_negative_int(save_checkpoint_steps)
+            save_checkpoint_steps = validator.check_non_negative_int(save_checkpoint_steps, "save_checkpoint_steps",
+                                                                     _CFG)
         if save_checkpoint_seconds is not None:
-            save_checkpoint_seconds = check_non_negative_int(save_checkpoint_seconds)
+            save_checkpoint_seconds = validator.check_non_negative_int(save_checkpoint_seconds,
+                                                                       "save_checkpoint_seconds",
+                                                                       _CFG)
         if keep_checkpoint_max is not None:
-            keep_checkpoint_max = check_non_negative_int(keep_checkpoint_max)
+            keep_checkpoint_max = validator.check_non_negative_int(keep_checkpoint_max, "keep_checkpoint_max", _CFG)
         if keep_checkpoint_per_n_minutes is not None:
-            keep_checkpoint_per_n_minutes = check_non_negative_int(keep_checkpoint_per_n_minutes)
+            keep_checkpoint_per_n_minutes = validator.check_non_negative_int(keep_checkpoint_per_n_minutes,
+                                                                             "keep_checkpoint_per_n_minutes", _CFG)
 
         if saved_network is not None and not isinstance(saved_network, Cell):
             raise TypeError("For 'CheckpointConfig', the type of 'saved_network' must be None or Cell, "
@@ -151,7 +157,7 @@ class CheckpointConfig:
             raise ValueError("For 'CheckpointConfig', the input arguments 'save_checkpoint_steps', "
                              "'save_checkpoint_seconds', 'keep_checkpoint_max' and 'keep_checkpoint_per_n_minutes' "
                              "can't be all None or 0.")
-        self.exception_save = check_bool(exception_save)
+        self.exception_save = validator.check_bool(exception_save, "exception_save", _CFG)
 
         self._save_checkpoint_steps = save_checkpoint_steps
         self._save_checkpoint_seconds = save_checkpoint_seconds
@@ -165,17 +171,17 @@ class CheckpointConfig:
         elif not self._keep_checkpoint_per_n_minutes:
             self._keep_checkpoint_max = 1
 
-        self._integrated_save = check_bool(integrated_save)
+        self._integrated_save = validator.check_bool(integrated_save, "integrated_save", _CFG)
         self._async_save = _check_async_save(async_save)
         self._saved_network = saved_network
         self._append_dict = self._handle_append_info(append_info)
-        self._enc_key = check_isinstance("enc_key", enc_key, (type(None), bytes))
-        self._enc_mode = check_isinstance("enc_mode", enc_mode, str)
-        self._crc_check = check_isinstance("crc_check", crc_check, bool)
-        self._format = check_isinstance("format", format, str)
+        self._enc_key = validator.check_isinstance(enc_key, (type(None), bytes), "enc_key", _CFG)
+        self._enc_mode = validator.check_isinstance(enc_mode, str, "enc_mode", _CFG)
+        self._crc_check = validator.check_isinstance(crc_check, bool, "crc_check", _CFG)
+        self._format = validator.check_isinstance(format, str, "format", _CFG)
         self._map_param_inc = kwargs.get("incremental", False)
         self.enable_redundance = kwargs.get("enable_redundance", False)
-        self.remove_redundancy = check_isinstance("remove_redundancy", remove_redundancy, bool)
+        self.remove_redundancy = validator.check_isinstance(remove_redundancy, bool, "remove_redundancy", _CFG)
         param_not_default = (enc_key is not None or enc_mode != "AES-GCM" or crc_check or exception_save
                              or self._map_param_inc)
         if format == "safetensors" and param_not_default:

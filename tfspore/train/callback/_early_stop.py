@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from tfspore.train.callback._callback import Callback, RunContext, _handle_loss, _is_tensor, _to_numpy
-from tfspore.train.callback._checks import check_bool, check_non_negative_int, check_value_type
+from tfspore._internal import validator
 
 _logger = logging.getLogger("tfspore")
 
@@ -16,11 +16,9 @@ _smaller_better_metrics = ["hausdorff_distance", "mae", "mse", "loss", "perplexi
                            "mean_surface_distance", "root_mean_square_distance", "eval_loss"]
 
 
-def _check_mode(mode: Any) -> str:
-    check_value_type("mode", mode, str)
-    if mode not in ("auto", "min", "max"):
-        raise ValueError("mode should be 'auto', 'min' or 'max', but got %s." % mode)
-    return mode
+def _check_mode(mode: Any, api: str) -> str:
+    validator.check_type(mode, str, "mode", api)
+    return validator.check_string(mode, ("auto", "min", "max"), "mode", api)
 
 
 def _lower_is_better(mode: str, monitor: str) -> bool:
@@ -84,14 +82,15 @@ class EarlyStopping(Callback):
     def __init__(self, monitor: str = "eval_loss", min_delta: float = 0, patience: int = 0, verbose: bool = False,
                  mode: str = "auto", baseline: float | None = None, restore_best_weights: bool = False) -> None:
         super().__init__()
-        self.monitor = check_value_type("monitor", monitor, str)
-        min_delta = check_value_type("min_delta", min_delta, [float, int])
+        self.monitor = validator.check_type(monitor, str, "monitor", "EarlyStopping")
+        min_delta = validator.check_type(min_delta, [float, int], "min_delta", "EarlyStopping")
         self.min_delta = abs(min_delta)
-        self.patience = check_non_negative_int(patience)
-        self.verbose = check_bool(verbose)
-        self.mode = _check_mode(mode)
-        self.baseline = None if baseline is None else check_value_type("baseline", baseline, [float, int])
-        self.restore_best_weights = check_bool(restore_best_weights)
+        self.patience = validator.check_non_negative_int(patience, "patience", "EarlyStopping")
+        self.verbose = validator.check_bool(verbose, "verbose", "EarlyStopping")
+        self.mode = _check_mode(mode, "EarlyStopping")
+        self.baseline = None if baseline is None else validator.check_type(baseline, [float, int], "baseline",
+                                                                                 "EarlyStopping")
+        self.restore_best_weights = validator.check_bool(restore_best_weights, "restore_best_weights", "EarlyStopping")
         self.wait = 0
         self.stopped_epoch = 0
         self.best_weights_param_dict: dict | None = None

@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tfspore.common.tensor import Tensor
-from tfspore.train.callback._checks import make_directory
+from tfspore.train.callback._paths import make_directory
 from tfspore.train.callback._summary_collector import check_value_type
 
 _logger = logging.getLogger("tfspore")

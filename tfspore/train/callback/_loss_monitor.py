@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from tfspore.train.callback._callback import Callback, RunContext, _handle_loss
-from tfspore.train.callback._checks import check_non_negative_int
+from tfspore._internal import validator
 
 
 class LossMonitor(Callback):
@@ -37,7 +37,7 @@ class LossMonitor(Callback):
 
     def __init__(self, per_print_times: int = 1) -> None:
         super().__init__()
-        check_non_negative_int(per_print_times)
+        validator.check_non_negative_int(per_print_times, "per_print_times", "LossMonitor")
         self._per_print_times = per_print_times
         self._last_print_time = 0
 

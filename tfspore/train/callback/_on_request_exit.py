@@ -12,7 +12,8 @@ import numpy as np
 
 from tfspore.train import serialization as _ser
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore.train.callback._checks import check_isinstance, make_directory
+from tfspore._internal import validator
+from tfspore.train.callback._paths import make_directory
 
 _logger = logging.getLogger("tfspore")
 
@@ -60,12 +61,12 @@ class OnRequestExit(Callback):
     def __init__(self, save_ckpt: bool = True, save_mindir: bool = True, file_name: str = "Net",
                  directory: str | None = "./", config_file: str | None = None, sig: int = signal.SIGTERM) -> None:
         super().__init__()
-        self.save_ckpt = check_isinstance("save_ckpt", save_ckpt, bool)
-        self.save_mindir = check_isinstance("save_mindir", save_mindir, bool)
-        self.sig = check_isinstance("sig", sig, int)
-        check_isinstance("file_name", file_name, str)
-        check_isinstance("directory", directory, (str, type(None)))
-        check_isinstance("config_file", config_file, (str, type(None)))
+        self.save_ckpt = validator.check_isinstance(save_ckpt, bool, "save_ckpt", "OnRequestExit")
+        self.save_mindir = validator.check_isinstance(save_mindir, bool, "save_mindir", "OnRequestExit")
+        self.sig = validator.check_isinstance(sig, int, "sig", "OnRequestExit")
+        validator.check_isinstance(file_name, str, "file_name", "OnRequestExit")
+        validator.check_isinstance(directory, (str, type(None)), "directory", "OnRequestExit")
+        validator.check_isinstance(config_file, (str, type(None)), "config_file", "OnRequestExit")
         if hasattr(signal, "SIGKILL") and self.sig == signal.SIGKILL:
             raise ValueError(f"Not support send exit request by signal SIGKILL, but got sig={self.sig}.")
         self.exit = False

@@ -7,9 +7,10 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore.train.callback._checks import (check_bool, check_non_negative_int, check_open_float_range,
-                                            check_value_type)
+from tfspore._internal import validator
 from tfspore.train.callback._early_stop import _check_mode, _lower_is_better, _monitor_value
+
+_API = "ReduceLROnPlateau"
 
 
 class ReduceLROnPlateau(Callback):
@@ -44,15 +45,16 @@ class ReduceLROnPlateau(Callback):
     def __init__(self, monitor: str = "eval_loss", factor: float = 0.1, patience: int = 10, verbose: bool = False,
                  mode: str = "auto", min_delta: float = 1e-4, cooldown: int = 0, min_lr: float = 0) -> None:
         super().__init__()
-        self.monitor = check_value_type("monitor", monitor, str)
-        self.factor = check_open_float_range(factor, 0.0, 1.0)
-        self.patience = check_non_negative_int(patience)
-        self.verbose = check_bool(verbose)
-        self.mode = _check_mode(mode)
-        min_delta = check_value_type("min_delta", min_delta, [float, int])
+        self.monitor = validator.check_type(monitor, str, "monitor", _API)
+        self.factor = validator.check_float_range(factor, "factor", _API, 0.0, 1.0, inc_low=False, inc_high=False,
+                                                  allow_int=False)
+        self.patience = validator.check_non_negative_int(patience, "patience", _API)
+        self.verbose = validator.check_bool(verbose, "verbose", _API)
+        self.mode = _check_mode(mode, _API)
+        min_delta = validator.check_type(min_delta, [float, int], "min_delta", _API)
         self.min_delta = abs(min_delta)
-        self.cooldown = check_non_negative_int(cooldown)
-        self.min_lr = check_value_type("min_lr", min_lr, [float, int])
+        self.cooldown = validator.check_non_negative_int(cooldown, "cooldown", _API)
+        self.min_lr = validator.check_type(min_lr, [float, int], "min_lr", _API)
         self.cooldown_counter = 0
         self.wait = 0
         if _lower_is_better(self.mode, self.monitor):

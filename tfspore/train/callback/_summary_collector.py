@@ -44,7 +44,7 @@ from tfspore import context as _context
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore.train.callback._checks import make_directory
+from tfspore.train.callback._paths import make_directory
 
 _logger = logging.getLogger("tfspore")
 

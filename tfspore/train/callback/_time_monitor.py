@@ -5,7 +5,7 @@ import time
 from typing import Any
 
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore.train.callback._checks import check_bool, check_positive_int
+from tfspore._internal import validator
 
 
 class TimeMonitor(Callback):
@@ -39,9 +39,11 @@ class TimeMonitor(Callback):
 
     def __init__(self, data_size: int | None = None, data_time: bool = False) -> None:
         super().__init__()
+        if data_size is not None:  # MindSpore checks it only at the first epoch end (0 means the epoch's steps)
+            validator.check_non_negative_int(data_size, "data_size", "TimeMonitor")
         self.data_size = data_size
         self.epoch_time = time.time()
-        check_bool(data_time, "data_time")
+        validator.check_bool(data_time, "data_time", "TimeMonitor")
         self.data_time = data_time
         self.data_time_sum = 0.0
         self.data_time_start = 0.0
@@ -92,7 +94,7 @@ class TimeMonitor(Callback):
         batch_num = cb_params.get("batch_num")
         if isinstance(batch_num, int) and not isinstance(batch_num, bool) and batch_num > 0:
             step_size = batch_num
-        check_positive_int(step_size)
+        validator.check_positive_int(step_size, "step_size", "TimeMonitor")
         step_ms = epoch_ms / step_size
 
         train_log = "{} epoch time: {:5.3f} ms, per step time: {:5.3f} ms".format(mode.title(), epoch_ms, step_ms)

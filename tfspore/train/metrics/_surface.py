@@ -67,13 +67,13 @@ class BoundaryDistance:
     _label_error: type = ValueError
 
     def __init__(self, symmetric: bool = False, distance_metric: str = "euclidean") -> None:
-        from tfspore.nn.layer import _checkparam as validator  # pylint: disable=import-outside-toplevel
+        from tfspore._internal import validator  # pylint: disable=import-outside-toplevel
         super().__init__()
         self.distance_metric_list = ["euclidean", "chessboard", "taxicab"]
-        distance_metric = validator.check_value_type(distance_metric, [str], "distance_metric", self._name)
+        distance_metric = validator.check_type(distance_metric, [str], "distance_metric", self._name)
         self.distance_metric = validator.check_string(distance_metric, self.distance_metric_list, "distance_metric",
                                                       self._name)
-        self.symmetric = validator.check_value_type(symmetric, [bool], "symmetric", self._name)
+        self.symmetric = validator.check_type(symmetric, [bool], "symmetric", self._name)
         self.clear()
 
     def clear(self) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
 __all__ = ["BleuScore"]
@@ -39,10 +39,10 @@ class BleuScore(Metric):
 
     def __init__(self, n_gram: int = 4, smooth: bool = False) -> None:
         super().__init__()
-        self.n_gram = validator.check_value_type(n_gram, [int], "n_gram", "BleuScore")
+        self.n_gram = validator.check_type(n_gram, [int], "n_gram", "BleuScore")
         if self.n_gram > 4 or self.n_gram < 1:
             raise ValueError(f"For 'BleuScore', the argument 'n_gram' should range from 1 to 4, but got {n_gram}.")
-        self.smooth = validator.check_value_type(smooth, [bool], "smooth", "BleuScore")
+        self.smooth = validator.check_type(smooth, [bool], "smooth", "BleuScore")
         self.clear()
 
     def clear(self) -> None:

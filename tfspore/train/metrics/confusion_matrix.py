@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
 __all__ = ["ConfusionMatrix", "ConfusionMatrixMetric"]
@@ -42,12 +42,12 @@ class ConfusionMatrix(Metric):
 
     def __init__(self, num_classes: int, normalize: str = "no_norm", threshold: float = 0.5) -> None:
         super().__init__()
-        self.num_classes = validator.check_value_type(num_classes, [int], "num_classes", "ConfusionMatrix")
+        self.num_classes = validator.check_type(num_classes, [int], "num_classes", "ConfusionMatrix")
         if normalize not in ["target", "prediction", "all", "no_norm"]:
             raise ValueError(f"For 'ConfusionMatrix', the argument 'normalize' must be in ['all', 'prediction', "
                              f"'label', 'no_norm'(None)], but got {normalize}.")
         self.normalize = normalize
-        self.threshold = validator.check_value_type(threshold, [float], "threshold", "ConfusionMatrix")
+        self.threshold = validator.check_type(threshold, [float], "threshold", "ConfusionMatrix")
         self.clear()
 
     def clear(self) -> None:
@@ -143,11 +143,11 @@ class ConfusionMatrixMetric(Metric):
                  decrease: str = "mean") -> None:
         super().__init__()
         name = "ConfusionMatrixMetric"
-        self.skip_channel = validator.check_value_type(skip_channel, [bool], "skip_channel", name)
-        self.calculation_method = validator.check_value_type(calculation_method, [bool], "calculation_method", name)
-        self.metric_name = validator.check_value_type(metric_name, [str], "metric_name", name)
+        self.skip_channel = validator.check_type(skip_channel, [bool], "skip_channel", name)
+        self.calculation_method = validator.check_type(calculation_method, [bool], "calculation_method", name)
+        self.metric_name = validator.check_type(metric_name, [str], "metric_name", name)
         _check_metric_name(metric_name)
-        decrease = validator.check_value_type(decrease, [str], "decrease", name)
+        decrease = validator.check_type(decrease, [str], "decrease", name)
         self.decrease = validator.check_string(decrease, _DECREASES, "decrease", name)
         self.confusion_matrix = _ConfusionMatrix(skip_channel=skip_channel, metric_name=metric_name,
                                                  calculation_method=calculation_method, decrease=decrease)

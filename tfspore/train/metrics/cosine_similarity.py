@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
 __all__ = ["CosineSimilarity"]
@@ -41,11 +41,11 @@ class CosineSimilarity(Metric):
     def __init__(self, similarity: str = "cosine", reduction: str = "none", zero_diagonal: bool = True) -> None:
         super().__init__()
         name = "CosineSimilarity"
-        similarity = validator.check_value_type(similarity, [str], "similarity", name)
+        similarity = validator.check_type(similarity, [str], "similarity", name)
         self.similarity = validator.check_string(similarity, ["dot", "cosine"], "similarity", name)
-        reduction = validator.check_value_type(reduction, [str], "reduction", name)
+        reduction = validator.check_type(reduction, [str], "reduction", name)
         self.reduction = validator.check_string(reduction, ["none", "sum", "mean"], "reduction", name)
-        self.zero_diagonal = validator.check_value_type(zero_diagonal, [bool], "zero_diagonal", name)
+        self.zero_diagonal = validator.check_type(zero_diagonal, [bool], "zero_diagonal", name)
         self.sqr_mtx_res = 0
         self.clear()
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics.metric import Metric, _check_onehot_data, rearrange_inputs
 
 __all__ = ["Fbeta", "F1"]
@@ -97,7 +97,7 @@ class Fbeta(Metric):
             TypeError: when ``average`` is not a bool.
             RuntimeError: when nothing was counted.
         """
-        validator.check_value_type(average, [bool], "average", self.__class__.__name__)
+        validator.check_type(average, [bool], "average", self.__class__.__name__)
         if self._class_num == 0:
             raise RuntimeError("The 'Fbeta' can not be calculated, because the number of samples is 0, please check "
                                "whether your inputs(predicted value, true value) are empty, or has called update "

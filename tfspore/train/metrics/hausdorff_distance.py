@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tfspore.common.tensor import Tensor
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics import _surface
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
@@ -53,12 +53,12 @@ class HausdorffDistance(Metric):
                  crop: bool = True) -> None:
         super().__init__()
         name = "HausdorffDistance"
-        distance_metric = validator.check_value_type(distance_metric, [str], "distance_metric", name)
+        distance_metric = validator.check_type(distance_metric, [str], "distance_metric", name)
         self.distance_metric = validator.check_string(distance_metric, _DISTANCES, "distance_metric", name)
-        self.percentile = percentile if percentile is None else validator.check_value_type(
+        self.percentile = percentile if percentile is None else validator.check_type(
             percentile, [float], "percentile", name)
-        self.directed = directed if directed is None else validator.check_value_type(directed, [bool], "directed", name)
-        self.crop = crop if crop is None else validator.check_value_type(crop, [bool], "crop", name)
+        self.directed = directed if directed is None else validator.check_type(directed, [bool], "directed", name)
+        self.crop = crop if crop is None else validator.check_type(crop, [bool], "crop", name)
         self.clear()
 
     def _calculate_percent_hausdorff_distance(self, y_pred_edges: np.ndarray, y_edges: np.ndarray) -> float:

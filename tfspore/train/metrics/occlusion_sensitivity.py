@@ -25,7 +25,7 @@ import numpy as np
 
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
 __all__ = ["OcclusionSensitivity"]
@@ -53,10 +53,10 @@ class OcclusionSensitivity(Metric):
                  b_box: list | None = None) -> None:
         super().__init__()
         name = "OcclusionSensitivity"
-        self.pad_val = validator.check_value_type(pad_val, [float], "pad_val", name)
-        self.margin = validator.check_value_type(margin, [int, list], "margin", name)
-        self.n_batch = validator.check_value_type(n_batch, [int], "n_batch", name)
-        self.b_box = b_box if b_box is None else validator.check_value_type(b_box, [list], "b_box", name)
+        self.pad_val = validator.check_type(pad_val, [float], "pad_val", name)
+        self.margin = validator.check_type(margin, [int, list], "margin", name)
+        self.n_batch = validator.check_type(n_batch, [int], "n_batch", name)
+        self.b_box = b_box if b_box is None else validator.check_type(b_box, [list], "b_box", name)
         self.clear()
 
     def clear(self) -> None:
@@ -84,7 +84,7 @@ class OcclusionSensitivity(Metric):
         model = inputs[0]
         y_pred = self._convert_data(inputs[1])
         label = self._convert_data(inputs[2])
-        model = validator.check_value_type(model, [Cell], "model", "OcclusionSensitivity")
+        model = validator.check_type(model, [Cell], "model", "OcclusionSensitivity")
         if y_pred.shape[0] > 1:
             raise RuntimeError(f"For 'OcclusionSensitivity.update', the shape at index 0 of the predicted value "
                                f"(input[1]) must be 1, but got {y_pred.shape[0]}.")

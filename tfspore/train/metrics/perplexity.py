@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
 __all__ = ["Perplexity"]
@@ -40,7 +40,7 @@ class Perplexity(Metric):
         if ignore_label is None:
             self.ignore_label = ignore_label
         else:
-            self.ignore_label = validator.check_value_type(ignore_label, [int], "ignore_label", "Perplexity")
+            self.ignore_label = validator.check_type(ignore_label, [int], "ignore_label", "Perplexity")
         self.clear()
 
     def clear(self) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics.metric import EvaluationBase, _check_onehot_data, rearrange_inputs
 
 __all__ = ["Precision"]
@@ -118,7 +118,7 @@ class _PerClassRatio(EvaluationBase):
             raise RuntimeError(f"The '{self._label}' can not be calculated, because the number of samples is 0, "
                                "please check whether your inputs (predicted value, true value) are empty, or has "
                                "called update method before calling eval method.")
-        validator.check_value_type(average, [bool], "average", self.__class__.__name__)
+        validator.check_type(average, [bool], "average", self.__class__.__name__)
         result = self._true_positives / (self._positives + self.eps)
         if average:
             if self._type == "multilabel":

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.layer import _checkparam as validator
+from tfspore._internal import validator
 from tfspore.train.metrics.metric import Metric, _binary_clf_curve, rearrange_inputs
 
 __all__ = ["ROC"]
@@ -40,9 +40,9 @@ class ROC(Metric):
 
     def __init__(self, class_num: int | None = None, pos_label: int | None = None) -> None:
         super().__init__()
-        self.class_num = class_num if class_num is None else validator.check_value_type(
+        self.class_num = class_num if class_num is None else validator.check_type(
             class_num, [int], "class_num", "ROC")
-        self.pos_label = pos_label if pos_label is None else validator.check_value_type(
+        self.pos_label = pos_label if pos_label is None else validator.check_type(
             pos_label, [int], "pos_label", "ROC")
         self.clear()
 

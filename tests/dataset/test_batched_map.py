@@ -1,0 +1,109 @@
+"""Maps right before batch run at batch level (tfspore/dataset/engine/_batched_map.py)."""
+import numpy as np
+import pytest
+
+import tfspore.dataset as ds
+from tfspore.common import dtype as mstype
+from tfspore.dataset import transforms, vision
+from tfspore.dataset.engine import _batched_map
+
+
+def _images(n=10, h=20, w=24, seed=0):
+    return np.random.default_rng(seed).integers(0, 256, (n, h, w, 3), dtype=np.uint8)
+
+
+def _rows(data):
+    return [[np.asarray(c) for c in row] for row in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+
+
+def _eager(ops, image):
+    for op in ops:
+        image = op(image)
+    return image
+
+
+@pytest.mark.parametrize("ops", [
+    lambda: [vision.Resize((12, 16)), vision.CenterCrop(10), vision.HorizontalFlip(), vision.Rescale(1 / 255, 0.1),
+             vision.Normalize([0.5, 0.4, 0.3], [0.2, 0.25, 0.3]), vision.HWC2CHW()],
+    lambda: [vision.Resize(9), vision.VerticalFlip(), vision.Normalize([120.0, 110.0, 100.0], [50.0, 60.0, 70.0])],
+    lambda: [vision.Resize((10, 12), vision.Inter.NEAREST), vision.Resize((7, 9), vision.Inter.CUBIC)],
+])
+def test_deterministic_transforms_at_batch_level_equal_the_per_image_results(ops):
+    images = _images()
+    labels = np.arange(10, dtype=np.int64)
+    data = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=False)
+    data = data.map(ops(), input_columns="image").map(transforms.TypeCast(mstype.int32), input_columns="label")
+    batched = data.batch(4)
+    assert _batched_map.build_batched(data, 4, False) is not None  # the batch-level path is taken
+    rows = _rows(batched)
+    assert [len(r[0]) for r in rows] == [4, 4, 2]
+    got = np.concatenate([r[0] for r in rows])
+    expected = np.stack([_eager(ops(), img) for img in images])
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(np.concatenate([r[1] for r in rows]), labels.astype(np.int32))
+    assert rows[0][1].dtype == np.int32
+
+
+def test_per_row_prefix_with_dynamic_shapes_then_batch_level_suffix(tmp_path):
+    from PIL import Image  # pylint: disable=import-outside-toplevel
+    sizes = [(9, 11), (12, 8), (10, 10), (15, 13), (8, 9)]
+    images = [np.random.default_rng(i).integers(0, 256, (h, w, 3), dtype=np.uint8) for i, (h, w) in enumerate(sizes)]
+    (tmp_path / "a").mkdir()
+    for i, img in enumerate(images):
+        Image.fromarray(img).save(tmp_path / "a" / f"{i}.png")
+    ops = [vision.CenterCrop(6), vision.Resize((5, 4)), vision.Rescale(1 / 255, 0), vision.HWC2CHW()]
+    data = ds.ImageFolderDataset(str(tmp_path), decode=True, shuffle=False).map(ops, input_columns="image")
+    assert _batched_map.build_batched(data, 2, True) is not None
+    got = np.concatenate([r[0] for r in _rows(data.batch(2, drop_remainder=True))])
+    expected = np.stack([_eager(ops, img) for img in images[:4]])
+    np.testing.assert_array_equal(got, expected)
+
+
+def _position_images(n):
+    """Images whose pixel (y, x) holds y * 16 + x + 1 (0 is left for padding), plus the row id in channel 1."""
+    y, x = np.meshgrid(np.arange(12), np.arange(12), indexing="ij")
+    base = (y * 16 + x + 1).astype(np.uint8)
+    return np.stack([np.stack([base, np.full_like(base, i), base], -1) for i in range(n)])
+
+
+def test_random_crop_and_flip_at_batch_level_give_valid_windows_reproducibly():
+    images = _position_images(16)
+
+    def run(seed):
+        ds.config.set_seed(seed)
+        data = ds.NumpySlicesDataset({"image": images}, shuffle=False)
+        data = data.map([vision.RandomCrop(8, padding=2), vision.RandomHorizontalFlip(0.5)], input_columns="image")
+        return np.concatenate([r[0] for r in _rows(data.batch(8))])
+
+    out = run(5)
+    np.testing.assert_array_equal(out, run(5))
+    assert not np.array_equal(out, run(6))
+    assert out.shape == (16, 8, 8, 3)
+    padded = np.pad(images, [(0, 0), (2, 2), (2, 2), (0, 0)])
+    flips = []
+    for i, window in enumerate(out):
+        matches = []
+        for flipped in (False, True):
+            w = window[:, ::-1] if flipped else window
+            for top in range(9):
+                for left in range(9):
+                    if np.array_equal(padded[i, top:top + 8, left:left + 8], w):
+                        matches.append(flipped)
+        assert matches, f"row {i} is not a window of its padded image"
+        flips.append(matches[0])
+    assert any(flips) and not all(flips)
+
+
+def test_python_maps_and_transforms_keep_the_per_row_path():
+    data = ds.NumpySlicesDataset({"image": _images(4)}, shuffle=False)
+    data = data.map(lambda x: x, input_columns="image").map(vision.HWC2CHW(), input_columns="image")
+    rows = _rows(data.batch(2))
+    assert rows[0][0].shape == (2, 3, 20, 24)
+
+
+def test_normalize_checks_the_channels_while_tracing():
+    data = ds.NumpySlicesDataset({"image": _images(2)}, shuffle=False)
+    data = data.map(vision.Normalize([1.0, 2.0], [1.0, 1.0]), input_columns="image").batch(2)
+    with pytest.raises(RuntimeError, match=r"For 'Normalize', the number of channels does not match.*3 channels"):
+        _rows(data)

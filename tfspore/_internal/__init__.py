@@ -1,0 +1,9 @@
+"""Internal layer shared by every tfspore package.
+
+Modules here import nothing from the other tfspore packages (only the standard library, numpy and
+TensorFlow), so ``common``, ``ops``, ``nn``, ``train`` and ``dataset`` can all import them by their
+public names without creating an import circle.
+
+- :mod:`tfspore._internal.validator`: argument checks with one message template and MindSpore's
+  exception types.
+"""

@@ -1,0 +1,167 @@
+"""Maps right before ``batch`` run at batch level.
+
+A chain of ``map`` nodes directly under a ``batch`` splits, per map, into a per-row prefix and a
+batch-level suffix: the suffix is the longest tail of transforms that implement
+``_apply_batch`` (``TensorOperation._batch_ok``) and whose per-row inputs have static shapes
+(known by tracing the chain once in a scratch graph). The rows then go through the prefixes,
+are batched, and the suffixes run once per batch: a few large ops instead of many small ones per
+row. When every transform of the chain works at batch level and the source holds its rows in
+memory (``MappableSource._gathers_batches``), whole batches are gathered from the source and no
+work runs per row at all.
+
+The result equals the per-row pipeline row for row for deterministic transforms. Random
+transforms in a batch-level suffix draw their numbers per batch (one seed per batch, from the
+pipeline seed), so they differ from the numbers of the same transform applied per row, with
+the same distribution (``docs/differences.md``).
+"""
+from __future__ import annotations
+
+import copy
+from typing import List, Optional, Sequence, Tuple
+
+import tensorflow as tf
+
+from tfspore.dataset.engine.datasets import AUTOTUNE, Dataset, MappableSource, _as_tuple, _context
+
+__all__ = ["build_batched"]
+
+
+class _Columns(Dataset):
+    """A pass-through node that only renames the columns of its child (positions unchanged)."""
+
+    def __init__(self, child: Dataset, names: Sequence[str]):
+        Dataset.__init__(self)
+        self.children = [child]
+        self._column_names = list(names)
+
+    def _build(self) -> tf.data.Dataset:
+        return self.children[0]._build()
+
+    def _build_rows(self):
+        return self.children[0]._build_rows()
+
+
+def _tf_only(node: Dataset) -> bool:
+    """A map node whose operations are all transforms (no Python callables, no tf.functions)."""
+    return bool(getattr(node, "_is_transform_map", lambda: False)())
+
+
+def _splits(chain: List[Dataset], spec: Tuple[tf.TensorSpec, ...]) -> Optional[List[int]]:
+    """Per map, the index of its first batch-level transform (len(ops): none), or None if unusable.
+
+    The chain is traced once on one row of `spec` (a throwaway tf.function) to learn the static
+    shape of every transform's input.
+    """
+    found: List[Optional[List[int]]] = [None]
+
+    def trace(*cols):
+        cols = list(cols)
+        seed = tf.zeros([2], tf.int64)
+        batched_cols: set = set()  # positions holding values of a batch-level suffix
+        splits = []
+        for node in chain:
+            names = node.children[0].column_names
+            in_idx = [names.index(c) for c in node.input_columns]
+            values = [cols[i] for i in in_idx]
+            ok = []
+            for op in node.operations:
+                static = all(v.shape.is_fully_defined() for v in values)
+                can = static and op._batch_ok([v.shape for v in values], [v.dtype for v in values])
+                out = op._tf_apply(*values, seed=seed) if getattr(op, "_tf_random", False) else op._tf_apply(*values)
+                out = [tf.convert_to_tensor(t) for t in _as_tuple(out)]
+                ok.append(bool(can) and len(out) == len(values))
+                values = out
+            k = len(ok)
+            while k > 0 and ok[k - 1]:
+                k -= 1
+            if len(node.input_columns) != len(node.output_columns) or len(values) != len(node.output_columns):
+                k = len(ok)
+            if k > 0 and batched_cols & set(in_idx):
+                return cols  # a per-row transform would read a value computed later, per batch
+            if k < len(ok):
+                batched_cols |= set(in_idx)
+            for i, value in zip(in_idx, values):
+                cols[i] = value
+            splits.append(k)
+        found[0] = splits
+        return cols
+
+    tf.function(trace, autograph=False).get_concrete_function(*spec)
+    return found[0]
+
+
+def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Optional[tf.data.Dataset]:
+    """The batches of `child` (a chain of maps) with batch-level suffixes, or None to batch per row."""
+    python_chain = []
+    node = child
+    while getattr(node, "_is_python_map", lambda: False)():
+        python_chain.append(node)
+        node = node.children[0]
+    if python_chain and hasattr(node, "_build_python_batches"):  # Python maps over a Python source
+        data = node._build_python_batches(python_chain[::-1], batch_size, drop_remainder)
+        if data is not None:
+            return data
+    chain = []
+    node = child
+    while _tf_only(node):
+        chain.append(node)
+        node = node.children[0]
+    if not chain:
+        return None
+    chain.reverse()  # from the source up
+    base = node
+    spec = base._build_for(probe=True).element_spec
+    spec = spec if isinstance(spec, tuple) else (spec,)
+    try:
+        splits = _splits(chain, spec)
+    except Exception:  # pylint: disable=broad-except
+        splits = None  # the per-row pipeline reports what is wrong
+    if splits is None or all(k == len(m.operations) for m, k in zip(chain, splits)):
+        return None
+
+    if all(k == 0 for k in splits) and isinstance(base, MappableSource) and getattr(base, "_gathers_batches", False):
+        data = base._build_batched(batch_size, drop_remainder)  # whole batches gathered from memory
+    else:
+        lower: Dataset = base
+        for m, k in zip(chain, splits):
+            if k == 0:
+                lower = _Columns(lower, m.column_names)
+                continue
+            part = copy.copy(m)
+            part.operations = m.operations[:k]
+            part.children = [lower]
+            part.parent = []
+            part._plan = None  # pylint: disable=protected-access
+            part._first_row_cache = None  # pylint: disable=protected-access
+            lower = part
+        data = lower._build_fused().batch(batch_size, drop_remainder=drop_remainder, num_parallel_calls=AUTOTUNE,
+                                          deterministic=True)
+    stages = []
+    for m, k in zip(chain, splits):
+        if k < len(m.operations):
+            names = m.children[0].column_names
+            stages.append(([names.index(c) for c in m.input_columns], m.operations[k:]))
+    random = any(getattr(op, "_tf_random", False) for _, ops in stages for op in ops)
+
+    def apply(row: tuple, rnd: Optional[tf.Tensor]) -> tuple:
+        row = list(row)
+        count = 0
+        for idx, ops in stages:
+            values = [row[i] for i in idx]
+            for op in ops:
+                seed = None
+                if getattr(op, "_tf_random", False):
+                    count += 1
+                    seed = tf.stack([rnd, const + count])
+                values = list(_as_tuple(op._tf_apply_batch(*values, seed=seed)))  # pylint: disable=protected-access
+            for i, value in zip(idx, values):
+                row[i] = value
+        return tuple(row)
+
+    if not random:
+        return data.map(lambda *row: apply(row, None), num_parallel_calls=AUTOTUNE, deterministic=True)
+    ctx = _context()
+    const = tf.constant(ctx.next_seed(), tf.int64)
+    seeds = tf.data.Dataset.random(seed=ctx.next_seed(), rerandomize_each_iteration=True)
+    return tf.data.Dataset.zip((data, seeds)).map(lambda row, rnd: apply(row, rnd), num_parallel_calls=AUTOTUNE,
+                                                  deterministic=True)

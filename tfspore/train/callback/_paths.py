@@ -1,0 +1,34 @@
+"""Directories written by the callbacks (checkpoints, summaries, landscapes, exit snapshots)."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+MAX_PATH_LENGTH = 4096
+
+
+def make_directory(path: Any, arg_name: str = "path") -> str:
+    """Return the real path of ``path``, creating the directory (mode 0o700) when it is missing.
+
+    Raises:
+        TypeError: when ``path`` is not a str.
+        ValueError: for a blank or too long path.
+        NotADirectoryError: when ``path`` names a file.
+    """
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str):
+        raise TypeError(f"The {arg_name} is invalid, the type should be string, but got {path!r} of type "
+                        f"{type(path).__name__}.")
+    if path.strip() == "":
+        raise ValueError(f"The {arg_name} is invalid, it should be non-blank, but got {path!r}.")
+    path = os.path.realpath(path)
+    if len(path) > MAX_PATH_LENGTH:
+        raise ValueError(f"The {arg_name} length is too long, it should be limited in {MAX_PATH_LENGTH}, but got "
+                         f"{len(path)}.")
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise NotADirectoryError(f"The path({path}) is a file path, it should be a directory path.")
+        return path
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    return path
