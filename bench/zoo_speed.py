@@ -590,7 +590,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--repeats", type=int, default=1, help="interleaved repeats (the table shows medians)")
     parser.add_argument("--batch", type=int, default=None, help="batch size for every script (default: each spec's)")
     parser.add_argument("--timeout", type=float, default=600.0, help="time limit of each run in seconds")
-    parser.add_argument("--keras_fp16_timeout", type=float, default=60.0,
+    parser.add_argument("--keras_fp16_timeout", type=float, default=30.0,
                         help="time limit of a mixed_float16 Keras run (TensorFlow's float16 convolutions "
                              "on a CPU take minutes a step)")
     parser.add_argument("--keras_fp16_repeats", type=int, default=1,

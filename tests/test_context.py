@@ -32,7 +32,7 @@ def test_mode():
     with pytest.raises(ValueError, match=r"'mode' should be context.GRAPH_MODE \(0\) or context.PYNATIVE_MODE \(1\), "
                                          r"but got 2"):
         ms.set_context(mode=2)
-    with pytest.raises(TypeError, match="'mode' must be int, but got str: 'x'"):
+    with pytest.raises(TypeError, match="For 'context.set_context', the 'mode' must be int, but got 'x' of type str"):
         ms.set_context(mode="x")
 
 
@@ -88,7 +88,7 @@ def test_other_mindspore_keys_are_stored_and_warn_once(caplog):
     ({"jit_compile": True}, ValueError, "Please set 'jit_compile' through parameter ascend_config"),
     ({"precompile_only": True}, ValueError, "'precompile_only' has been removed"),
     ({"save_graphs": 5}, ValueError, "'save_graphs' should be 0-3"),
-    ({"max_call_depth": 0}, ValueError, "'max_call_depth' must be greater than 0, but got 0"),
+    ({"max_call_depth": 0}, ValueError, "'max_call_depth' must be a positive int, but got 0"),
     ({"deterministic": "X"}, ValueError, r"'deterministic' must be one of \['ON', 'OFF'\], but got 'X'"),
     ({"jit_syntax_level": 7}, ValueError, "'jit_syntax_level' must be one of"),
     ({"memory_optimize_level": "O3"}, ValueError, "'memory_optimize_level' must be one of"),

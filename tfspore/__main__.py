@@ -3,10 +3,12 @@
 Runs a MindSpore script unmodified on tfspore::
 
     python -m tfspore run train.py --epochs 2
+    python -m tfspore launch --worker_num 2 --local_worker_num 2 --join True train.py
 
 The script runs as ``python train.py --epochs 2`` would run it, except that
 ``import mindspore`` and every ``mindspore.*`` import resolve to tfspore
-(see :func:`tfspore.compat.alias_mindspore`).
+(see :func:`tfspore.compat.alias_mindspore`). ``launch`` starts one such process per device
+with msrun's flags (see :mod:`tfspore.parallel.cluster.run`).
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ import zipfile
 from typing import Optional, Sequence
 
 from tfspore.compat import alias_mindspore, is_mindspore_aliased, unalias_mindspore
+from tfspore.parallel.cluster import run as _launch
 
 __all__ = ["main", "run_script"]
 
-_COMMANDS = ("run",)
+_COMMANDS = ("run", "launch")
 
 _HELP = """\
 usage: {prog} [-h] [-V] COMMAND ...
@@ -32,6 +35,10 @@ Run MindSpore training scripts on TensorFlow with tfspore.
 commands:
   run SCRIPT [ARGS ...]  run a MindSpore script unmodified, with `mindspore` and
                          every `mindspore.*` module resolved to tfspore
+  launch [FLAGS] SCRIPT [ARGS ...]
+                         start a distributed job, one process per device, with
+                         msrun's flags (--worker_num, --local_worker_num, ...);
+                         see `{prog} launch --help`
 
 options:
   -h, --help             show this help message and exit
@@ -195,7 +202,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     prog = _prog()
     usage = _HELP.format(prog=prog)
     if not args:
-        return _error(prog, usage, "missing COMMAND (choose from 'run'); see --help")
+        return _error(prog, usage, "missing COMMAND (choose from 'run', 'launch'); see --help")
     first = args[0]
     if first in ("-h", "--help"):
         sys.stdout.write(usage)
@@ -207,6 +214,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _error(prog, usage, f"unrecognized option {first!r}")
     if first == "run":
         return _run(prog, args[1:], own_process)
+    if first == "launch":
+        return _launch.main(args[1:], prog=f"{prog} launch")
     hint = ""
     if first.endswith(".py") or os.path.exists(first):
         hint = f"; to run a script, use: {prog} run {first}"

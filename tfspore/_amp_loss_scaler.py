@@ -21,12 +21,12 @@ Example:
 """
 from __future__ import annotations
 
-import numbers
 from abc import ABC, abstractmethod
 from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
@@ -94,17 +94,6 @@ def _check_scale_value(scale_value: Any) -> float:
     if scale_value < 1.0:
         raise ValueError(f"The argument 'scale_value' must be > 1, but got {scale_value}")
     return scale_value
-
-
-def _check_positive_int(value: Any, name: str) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"The '{name}' must be int and must > 0, but got '{value}' with type 'bool'.")
-    if isinstance(value, numbers.Integral) and value <= 0:
-        raise ValueError(f"The '{name}' must be int and must > 0, but got '{value}' with type "
-                         f"'{type(value).__name__}'.")
-    if not isinstance(value, numbers.Integral):
-        raise TypeError(f"The '{name}' must be int, but got '{type(value).__name__}' ({value!r}).")
-    return int(value)
 
 
 class LossScaler(ABC):
@@ -237,8 +226,8 @@ class DynamicLossScaler(_ParameterScaler):
 
     def __init__(self, scale_value: float, scale_factor: int, scale_window: int) -> None:
         super().__init__(scale_value)
-        self.scale_window = _check_positive_int(scale_window, "scale_window")
-        self.scale_factor = _check_positive_int(scale_factor, "scale_factor")
+        self.scale_window = validator.check_positive_int(scale_window, "scale_window", "DynamicLossScaler")
+        self.scale_factor = validator.check_positive_int(scale_factor, "scale_factor", "DynamicLossScaler")
         self.counter = Parameter(Tensor(0, dtype=mstype.int32), name="counter")
 
     def adjust(self, grads_finite: Any) -> bool:

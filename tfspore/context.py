@@ -31,6 +31,8 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import validator
+
 __all__ = ["GRAPH_MODE", "PYNATIVE_MODE", "set_context", "get_context", "ParallelMode", "set_auto_parallel_context",
            "get_auto_parallel_context", "reset_auto_parallel_context", "STRICT", "COMPATIBLE", "LAX", "DEBUG",
            "RELEASE", "get_jit_config", "set_ps_context", "get_ps_context", "reset_ps_context"]
@@ -41,7 +43,8 @@ STRICT, COMPATIBLE, LAX = 0, 1, 2
 RELEASE, DEBUG = 0, 1
 
 _logger = logging.getLogger("tfspore")
-_API = "For 'context.set_context', "
+_API_NAME = "context.set_context"
+_API = f"For '{_API_NAME}', "
 
 # MindSpore 2.10's context parameters and their defaults (CPU build). Those handled by _SETTERS act on
 # TensorFlow; the others are stored only.
@@ -133,19 +136,13 @@ def _jit_compile_default() -> bool | None:
     return None
 
 
-def _check_type(key: str, value: Any, types: Any) -> None:
-    if not isinstance(value, types):
-        names = types.__name__ if isinstance(types, type) else " or ".join(t.__name__ for t in types)
-        raise TypeError(f"{_API}the argument '{key}' must be {names}, but got {type(value).__name__}: {value!r}.")
-
-
 def _bump() -> None:
     from tfspore.common import _state as _cell_state
     _cell_state.bump()
 
 
 def _set_mode(value: Any) -> None:
-    _check_type("mode", value, int)
+    validator.check_type(value, int, "mode", _API_NAME)
     if value not in (GRAPH_MODE, PYNATIVE_MODE):
         raise ValueError(f"{_API}the argument 'mode' should be context.GRAPH_MODE (0) or context.PYNATIVE_MODE (1), "
                          f"but got {value!r}.")
@@ -167,14 +164,14 @@ def _set_device_target(value: Any) -> None:
 
 
 def _set_device_id(value: Any) -> None:
-    _check_type("device_id", value, int)
+    validator.check_type(value, int, "device_id", _API_NAME)
     if isinstance(value, bool) or not 0 <= value <= 4095:
         raise ValueError(f"{_API}the argument 'device_id' must be in range [0, 4095], but got {value!r}.")
     _CTX.device_id = value
 
 
 def _set_jit_config(value: Any) -> None:
-    _check_type("jit_config", value, dict)
+    validator.check_type(value, dict, "jit_config", _API_NAME)
     for key, val in value.items():
         if key not in _JIT_CFGS:
             raise ValueError(f"{_API}the key of argument 'jit_config' must be one of {sorted(_JIT_CFGS)}, but got "
@@ -218,10 +215,7 @@ def _check_save_graphs(value: Any) -> int:
 
 def _check_positive(key: str) -> Any:
     def check(value: Any) -> Any:
-        _check_type(key, value, int)
-        if value <= 0:
-            raise ValueError(f"{_API}the argument '{key}' must be greater than 0, but got {value!r}.")
-        return value
+        return validator.check_positive_int(value, key, _API_NAME)
     return check
 
 
@@ -255,7 +249,7 @@ def _check_path(key: str) -> Any:
 
 def _check_dict(key: str) -> Any:
     def check(value: Any) -> Any:
-        _check_type(key, value, dict)
+        validator.check_type(value, dict, key, _API_NAME)
         return dict(value)
     return check
 
@@ -329,7 +323,7 @@ _EFFECTS = {"max_call_depth": _apply_max_call_depth,
 def _check_types(kwargs: dict) -> None:
     for key, value in kwargs.items():
         if key in _TYPES and not isinstance(value, _TYPES[key]):
-            _check_type(key, value, _TYPES[key])
+            validator.check_type(value, _TYPES[key], key, _API_NAME)
 
 
 def set_context(**kwargs: Any) -> None:

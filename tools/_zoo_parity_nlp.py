@@ -1,7 +1,8 @@
 """Loss-parity entries of the model zoo's NLP scripts (BERT, Transformer, TextCNN) for zoo_parity.py.
 
-``NLP_PARITY_ENTRIES`` joins ``zoo_parity.PARITY_ENTRIES``. Each entry runs a ``tools/zoo_check.py``
-entry's script, flags and config with its own data (enough records for 20 steps) and overrides:
+``NLP_PARITY_ENTRIES`` joins ``zoo_parity.PARITY_ENTRIES`` (zoo_parity imports this module at its
+end: import zoo_parity first). Each entry runs a ``tools/zoo_check.py`` entry's script, flags and
+config with its own data (records for 20 steps; TextCNN's zoo_check data has 9) and overrides:
 dropout off, float32 compute (through the yaml where the script reads it from there, else through
 the launcher's ``force_attr`` hook, as where run_classifier and the Transformer's train.py fix
 float16 in code), records in file order, and a learning rate that moves the first steps. The

@@ -8,6 +8,7 @@ PYTEST_DONT_REWRITE: the cells' ``assert`` statements must stay Python's own in 
 """
 import numpy as np
 import pytest
+import tensorflow as tf
 
 import tfspore as ms
 from tfspore import Tensor, nn, ops
@@ -313,3 +314,16 @@ def test_tensor_condition_in_value_and_grad_function(mode):
         scale = 1.0 if sum(x) <= 10 else 0.1
         np.testing.assert_allclose(loss.asnumpy(), sum(x) * scale, rtol=1e-6)
         np.testing.assert_allclose(grad.asnumpy(), np.array(x) * scale, rtol=1e-6)
+
+
+
+def test_other_graph_errors_stay_tensorflow_errors():
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Rows(nn.Cell):
+        def construct(self, x, n):
+            return ops.reshape(x, (int(n), 2))
+
+    np.testing.assert_array_equal(Rows()(_t(1, 2, 3, 4), Tensor(2, ms.int32)).shape, (2, 2))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        Rows()(_t(1, 2, 3, 4), Tensor(3, ms.int32))

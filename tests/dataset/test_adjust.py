@@ -160,13 +160,13 @@ def test_in_pipeline_with_seed_is_reproducible():
 def test_errors():
     with pytest.raises(ValueError, match=r"For 'AutoContrast', the 'cutoff' must be in range \[0, 50\), but got 50"):
         vision.AutoContrast(cutoff=50)
-    with pytest.raises(ValueError, match="For 'AutoContrast', input ignore"):
+    with pytest.raises(ValueError, match="For 'AutoContrast', the 'ignore'"):
         vision.AutoContrast(ignore=[256])
-    with pytest.raises(ValueError, match="For 'Posterize', input bits"):
+    with pytest.raises(ValueError, match="For 'Posterize', the 'bits'"):
         vision.Posterize(9)
     with pytest.raises(ValueError, match="For 'RandomPosterize', bits should be in"):
         vision.RandomPosterize((5, 2))
-    with pytest.raises(TypeError, match="For 'RandomSolarize', the argument 'threshold'"):
+    with pytest.raises(TypeError, match="For 'RandomSolarize', the 'threshold'"):
         vision.RandomSolarize([0, 255])
     with pytest.raises(ValueError, match="For 'Solarize', threshold must be in order"):
         vision.Solarize((200, 100))
@@ -174,7 +174,7 @@ def test_errors():
         vision.RandomColor((1.5, 0.5))
     with pytest.raises(TypeError, match="For 'RandomSharpness', degrees must be either a tuple or a list"):
         vision.RandomSharpness(0.5)
-    with pytest.raises(ValueError, match="For 'RandomGrayscale', input prob"):
+    with pytest.raises(ValueError, match="For 'RandomGrayscale', the 'prob'"):
         vision.RandomGrayscale(1.5)
     with pytest.raises(RuntimeError, match="For 'Equalize', the input image should be of type uint8"):
         vision.Equalize()(RGB.astype(np.float32))

@@ -69,7 +69,7 @@ def test_errors():
         vision.RandomAffine(0, shear=(5, 1))
     with pytest.raises(TypeError, match="For 'RandomAffine', the 'resample'"):
         vision.RandomAffine(0, resample=Inter.CUBIC)
-    with pytest.raises(ValueError, match=r"For 'Affine', input degrees is not within the required interval"):
+    with pytest.raises(ValueError, match=r"For 'Affine', the 'degrees' must be in range \[-180, 180\], but got 200"):
         vision.Affine(200, (0, 0), 1.0, 0)
-    with pytest.raises(ValueError, match=r"For 'Affine', input scale is not within"):
+    with pytest.raises(ValueError, match=r"For 'Affine', the 'scale' must be in range"):
         vision.Affine(0, (0, 0), 0.0, 0)

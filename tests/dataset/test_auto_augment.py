@@ -65,5 +65,5 @@ def test_errors():
     with pytest.raises(ValueError, match=r"For 'RandomSelectSubpolicy', the prob of \(op, prob\) policy\[0\]\[0\] "
                                           "must be in range"):
         vision.RandomSelectSubpolicy([[(vision.Invert(), 1.5)]])
-    with pytest.raises(ValueError, match="For 'UniformAugment', input num_ops is not within"):
+    with pytest.raises(ValueError, match="For 'UniformAugment', the 'num_ops' must be in range"):
         vision.UniformAugment([vision.Invert()], num_ops=2)

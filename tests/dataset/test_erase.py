@@ -55,7 +55,7 @@ def test_cutout_chw_and_several_patches():
 def test_cutout_errors():
     with pytest.raises(ValueError, match="For 'CutOut', the 'length' must be in range"):
         vision.CutOut(0)
-    with pytest.raises(TypeError, match="For 'CutOut', the argument 'is_hwc'"):
+    with pytest.raises(TypeError, match="For 'CutOut', the 'is_hwc'"):
         vision.CutOut(2, is_hwc=1)
     with pytest.raises(RuntimeError, match="For 'CutOut'"):
         vision.CutOut(9)(np.zeros((8, 8, 3), np.uint8))

@@ -90,9 +90,9 @@ def test_graph_with_unknown_shape_and_string_input():
 def test_argument_and_input_errors():
     with pytest.raises(ValueError, match=r"For 'RandomCropDecodeResize', the 'scale' must be a \(min, max\) pair"):
         vision.RandomCropDecodeResize(4, scale=(0.9, 0.1))
-    with pytest.raises(ValueError, match=r"For 'RandomCropDecodeResize', input max_attempts.*0"):
+    with pytest.raises(ValueError, match=r"For 'RandomCropDecodeResize', the 'max_attempts'.*0"):
         vision.RandomCropDecodeResize(4, max_attempts=0)
-    with pytest.raises(TypeError, match="For 'RandomCropDecodeResize', the argument 'interpolation'"):
+    with pytest.raises(TypeError, match="For 'RandomCropDecodeResize', the 'interpolation'"):
         vision.RandomCropDecodeResize(4, interpolation="bilinear")
     with pytest.raises(TypeError, match="encoded image with uint8 type in 1-D"):
         vision.RandomCropDecodeResize(4)(GRADIENT)

@@ -25,7 +25,7 @@ def test_slice():
     assert transforms.Slice([1])(np.array(["a", "b"])).tolist() == ["b"]
     with pytest.raises(RuntimeError, match="For 'Slice'"):
         transforms.Slice(5)(X)
-    with pytest.raises(TypeError, match="For 'Slice', the argument 'slice'"):
+    with pytest.raises(TypeError, match="For 'Slice', the 'slice'"):
         transforms.Slice(1.5)
 
 

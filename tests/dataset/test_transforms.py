@@ -100,7 +100,7 @@ def test_compose():
         transforms.Compose(vision.HWC2CHW())
     with pytest.raises(ValueError, match=r"transforms\[0\].*missing parentheses"):
         transforms.Compose([vision.HWC2CHW])
-    with pytest.raises(TypeError, match=r"For 'Compose', transforms\[1\] is neither a transform nor"):
+    with pytest.raises(TypeError, match=r"For 'Compose', the 'transforms\[1\]' must be a transform or"):
         transforms.Compose([vision.HWC2CHW(), 3])
     with pytest.raises(TypeError, match=r"Compose was called without an image"):
         op()
@@ -118,7 +118,7 @@ def test_random_apply_and_choice():
     assert len(outs) == 2
     with pytest.raises(ValueError, match=r"For 'RandomApply', the 'prob' must be in range \[0.0, 1.0\], but got 2"):
         transforms.RandomApply([flip], prob=2)
-    with pytest.raises(ValueError, match=r"For 'RandomChoice', the transforms list can not be empty"):
+    with pytest.raises(ValueError, match=r"For 'RandomChoice', the 'transforms' must be a non-empty list"):
         transforms.RandomChoice([])
 
 

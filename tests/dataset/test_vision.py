@@ -80,7 +80,7 @@ def test_resize_in_pipeline_matches_eager():
 def test_resize_errors():
     with pytest.raises(ValueError, match=r"For 'Resize', the 'size' must be in range \[1, 16777216\], but got 0"):
         vision.Resize(0)
-    with pytest.raises(ValueError, match=r"For 'Resize', input size at dim 1 .*but got -2"):
+    with pytest.raises(ValueError, match=r"For 'Resize', the 'size\[1\]' .*but got -2"):
         vision.Resize((3, -2))
     with pytest.raises(TypeError, match=r"For 'Resize'.*size.*'a'"):
         vision.Resize("a")
@@ -116,7 +116,7 @@ def test_value_transform_errors():
         vision.Normalize([1, 2], [1])
     with pytest.raises(ValueError, match=r"For 'Normalize', the 'std\[0\]' must be in range \(0, 255\], but got 0"):
         vision.Normalize([1], [0])
-    with pytest.raises(ValueError, match=r"For 'Normalize', input mean\[0\].*300"):
+    with pytest.raises(ValueError, match=r"For 'Normalize', the 'mean\[0\]'.*300"):
         vision.Normalize([300], [1])
 
 
@@ -143,7 +143,7 @@ def test_pad_modes():
         [2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1]
     with pytest.raises(ValueError, match=r"For 'Pad', the 'padding' must be .*, but got \(1, 2, 3\)"):
         vision.Pad((1, 2, 3))
-    with pytest.raises(ValueError, match=r"For 'Pad', input fill_value is not within.*300"):
+    with pytest.raises(ValueError, match=r"For 'Pad', the 'fill_value' must be in range.*300"):
         vision.Pad(1, fill_value=300)
 
 
@@ -183,7 +183,7 @@ def test_random_resized_crop():
     assert _graph(vision.RandomResizedCrop(7), RNG_IMG).shape == (7, 7, 3)
     with pytest.raises(ValueError, match=r"For 'RandomResizedCrop', the 'scale' must be a \(min, max\) pair"):
         vision.RandomResizedCrop(4, scale=(0.9, 0.1))
-    with pytest.raises(ValueError, match=r"For 'RandomResizedCrop', input max_attempts.*0"):
+    with pytest.raises(ValueError, match=r"For 'RandomResizedCrop', the 'max_attempts'.*0"):
         vision.RandomResizedCrop(4, max_attempts=0)
 
 

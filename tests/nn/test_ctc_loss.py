@@ -92,7 +92,8 @@ def test_errors():
     lp, targets, il, tl = _data()
     with pytest.raises(TypeError, match="'zero_infinity' must be bool"):
         nn.CTCLoss(zero_infinity=1)
-    with pytest.raises(ValueError, match="'reduction' must be in"):
+    with pytest.raises(ValueError, match="For 'CTCLoss', the 'reduction' must be one of \\['mean', 'sum', "
+                                         "'none'\\], but got 'avg'"):
         nn.CTCLoss(reduction="avg")
     with pytest.raises(ValueError, match="'blank' must be in range \\[0, 4\\), but got 4"):
         nn.CTCLoss(blank=4)(Tensor(lp), Tensor(targets), Tensor(il), Tensor(tl))

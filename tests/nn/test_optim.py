@@ -133,7 +133,7 @@ def test_validation():
         nn.Momentum(p, 0.1, 1)
     with pytest.raises(ValueError, match="at least 0.0, but got -0.5"):
         nn.Momentum(p, 0.1, -0.5)
-    with pytest.raises(ValueError, match="must not be empty"):
+    with pytest.raises(ValueError, match=r"For 'Momentum', the argument parameters \('params'\) must not be empty"):
         nn.Momentum([], 0.1, 0.9)
     with pytest.raises(ValueError, match="loss_scale.*but got 0.0"):
         nn.Momentum(p, 0.1, 0.9, loss_scale=0.0)
@@ -141,7 +141,7 @@ def test_validation():
         nn.Momentum(p, 0.1, 0.9, weight_decay=-1)
     with pytest.raises(TypeError, match="learning_rate"):
         nn.Momentum(p, "0.1", 0.9)
-    with pytest.raises(ValueError, match="learning rate.*but got -0.1"):
+    with pytest.raises(ValueError, match="For 'Momentum', the 'learning_rate' must be .*but got -0.1"):
         nn.Momentum(p, -0.1, 0.9)
     with pytest.raises(TypeError, match="'Parameter' or 'dict'"):
         nn.Momentum([1.0], 0.1, 0.9)

@@ -57,6 +57,24 @@ def test_depend_adds_control_dependency_in_graph():
     assert ops.depend(v, (v, True, None)) is v  # eagerly the value comes back as is
 
 
+class DependParamNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = Parameter(Tensor(np.ones(1, np.float32)), name="p")
+
+    def construct(self, x):
+        s = ops.depend(self.p, x)
+        ops.assign(self.p, x)
+        return s * 1
+
+
+def test_depend_returns_parameter_itself_in_both_modes(mode):
+    """MindSpore returns the live Parameter: a read after an assignment sees the new value."""
+    net = DependParamNet()
+    out = net(Tensor(np.array([7.0], np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), [7.0])
+
+
 def test_stop_gradient_blocks_grad():
     def f(x):
         return (x * x).sum() + (ops.stop_gradient(x) * x).sum()

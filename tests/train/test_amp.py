@@ -82,7 +82,7 @@ def test_build_train_network_optimizer_must_be_optimizer():
 
 def test_model_amp_errors():
     net, opt, loss = _parts()
-    with pytest.raises(ValueError, match="but got O4"):
+    with pytest.raises(ValueError, match="the 'amp_level' must be one of .*but got 'O4'"):
         Model(net, loss, opt, amp_level="O4")
     with pytest.raises(TypeError, match="'keep_batchnorm_fp32' should be 'bool', but got type 'int'"):
         Model(net, loss, opt, amp_level="O2", keep_batchnorm_fp32=1)

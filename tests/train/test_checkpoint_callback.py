@@ -92,7 +92,7 @@ def test_config_append_info():
     ({"saved_network": "net"}, TypeError,
      "For 'CheckpointConfig', the type of 'saved_network' must be None or Cell, but got <class 'str'>."),
     ({"enc_key": "str"}, ValueError,
-     "For 'CheckpointConfig', the 'enc_key' must be NoneType or bytes, but got 'str' of type str."),
+     "For 'CheckpointConfig', the 'enc_key' must be None or bytes, but got 'str' of type str."),
     ({"enc_mode": 1}, ValueError, "For 'CheckpointConfig', the 'enc_mode' must be str, but got 1 of type int."),
     ({"crc_check": 1}, ValueError, "For 'CheckpointConfig', the 'crc_check' must be bool, but got 1 of type int."),
     ({"format": "safetensors", "crc_check": True}, ValueError,

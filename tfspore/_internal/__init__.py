@@ -6,4 +6,6 @@ public names without creating an import circle.
 
 - :mod:`tfspore._internal.validator`: argument checks with one message template and MindSpore's
   exception types.
+- :mod:`tfspore._internal.runtime_check`: checks on tensor values made when an op runs (index
+  ranges of gathers), raising MindSpore's RuntimeError in PYNATIVE and GRAPH mode.
 """

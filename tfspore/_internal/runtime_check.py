@@ -42,13 +42,16 @@ def wrap_indices(indices: tf.Tensor, size: int | tf.Tensor, api: str, arg: str =
         arg: the argument named in the error.
 
     Returns:
-        ``indices`` with negative entries wrapped, same dtype and shape.
+        ``indices`` with negative entries wrapped, same shape and dtype (int64 for unsigned or 8-bit
+        indices, which TensorFlow's gather does not take).
 
     Raises:
         RuntimeError: in PYNATIVE mode (eager), for an index outside the range. Inside a graph the
             assert fails when the graph runs; :func:`raise_runtime_error` turns that error into
             this RuntimeError.
     """
+    if indices.dtype not in (tf.int16, tf.int32, tf.int64):
+        indices = tf.cast(indices, tf.int64)
     if tf.executing_eagerly():
         n = int(size)
         values = indices.numpy()

@@ -105,7 +105,7 @@ def _in_interval(value: Any, low: Any, high: Any, inc_low: bool, inc_high: bool)
 
 
 def _type_names(types: Tuple[type, ...]) -> str:
-    names = [getattr(t, "__name__", str(t)) for t in types]
+    names = ["None" if t is type(None) else getattr(t, "__name__", str(t)) for t in types]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
@@ -547,7 +547,12 @@ def check_tensor_like(value: Any, name: str, api: Optional[str] = None) -> Any:
 
 
 def _dtype_text(dtype: Any) -> str:
-    text = getattr(dtype, "name", str(dtype))
+    if not hasattr(dtype, "name"):
+        try:
+            dtype = tf.as_dtype(dtype)
+        except TypeError:
+            return str(dtype)
+    text = str(dtype.name)
     if text.startswith("uint"):
         return "UInt" + text[4:]
     if text.startswith("bfloat"):

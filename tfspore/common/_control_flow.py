@@ -5,17 +5,20 @@ or ``while i < n:`` on Tensors become graph control flow. tfspore traces ``const
 ``tf.function``; :func:`call` runs user code (anything defined outside tfspore) through
 TensorFlow's AutoGraph while a graph is being traced, so that these statements become
 ``tf.cond`` / ``tf.while_loop``. tfspore's own code is never converted (tracing cost unchanged).
+tfspore runs these user functions through :func:`call`: a Cell's ``construct``, a ``jit``
+function, a ``MultitypeFuncGraph`` body and a function given to ``grad`` / ``value_and_grad``.
 
 AutoGraph stages a statement when its condition is a TF tensor. A tfspore Tensor wraps a TF
 tensor without being one, so :func:`_install` extends the operators the converted code calls
-(``if_stmt``, ``while_stmt``, ``if_exp``, ``not_``, ``and_``, ``or_``): a tfspore Tensor
+(``if_stmt``, ``while_stmt``, ``for_stmt``, ``if_exp``, ``not_``, ``and_``, ``or_``,
+``assert_stmt`` and the builtins ``int``/``float``/``bool``/``range``): a tfspore Tensor
 condition becomes a scalar bool TF tensor (non-bool values test ``!= 0``, as Python truth does),
 the variables the statement assigns go through the staged op as TF tensors and come back as
 tfspore Tensors (unchanged objects, Parameters included, come back as themselves). Every other
 condition keeps AutoGraph's own behaviour: Python values (``if self.training:``, flags, shapes)
 stay plain Python, and a ``for i in range(n)`` with a Python ``n`` stays an unrolled loop.
 
-Beyond AutoGraph, as MindSpore's graph mode accepts them: a ``return`` under a Tensor condition
+Beyond AutoGraph (MindSpore's graph mode accepts all but ``range(t)``): a ``return`` under a Tensor condition
 inside a loop (the branch without a ``return`` carries a placeholder that is never read, since
 the function's return flag guards it, so the loop needs no first iteration); a Python ``while``
 whose condition becomes a Tensor part-way (its remaining iterations become one

@@ -264,8 +264,12 @@ class ReduceMethods(MethodBase):
         return self._wrap_tf(out)
 
     def log_softmax(self, axis: int = -1) -> Any:
-        """Log-softmax along ``axis``."""
-        return self._wrap_tf(tf.nn.log_softmax(self._v(), axis=int(axis)))
+        """Log-softmax along ``axis`` (float16/bfloat16 data computed in float32 and rounded once, as
+        ``ops.log_softmax``)."""
+        v = self._v()
+        if v.dtype in (tf.float16, tf.bfloat16):
+            return self._wrap_tf(tf.cast(tf.nn.log_softmax(tf.cast(v, tf.float32), axis=int(axis)), v.dtype))
+        return self._wrap_tf(tf.nn.log_softmax(v, axis=int(axis)))
 
     def logsumexp(self, axis: Any = None, keepdims: bool = False, *, dim: Any = _MISSING,
                   keepdim: Any = _MISSING) -> Any:

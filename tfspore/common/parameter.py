@@ -25,6 +25,7 @@ from typing import Any, Iterable
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import _state
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _as_tf, _default_np
@@ -51,12 +52,6 @@ def _is_generated(name: str) -> bool:
 
 def _tf_var_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.\-/]", "_", name) or "param"
-
-
-def _check_bool(value: Any, arg: str) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"For 'Parameter', the argument `{arg}` must be bool type, but got {type(value).__name__}.")
-    return value
 
 
 def _initial_value(default_input: Any) -> tf.Tensor:
@@ -131,9 +126,9 @@ class Parameter(Tensor):
         self._meta = None
         self._name = None
         self.name = name
-        self._requires_grad = _check_bool(requires_grad, "requires_grad")
-        self._layerwise_parallel = _check_bool(layerwise_parallel, "layerwise_parallel")
-        self._parallel_optimizer = _check_bool(parallel_optimizer, "parallel_optimizer")
+        self._requires_grad = validator.check_type(requires_grad, bool, "requires_grad", "Parameter")
+        self._layerwise_parallel = validator.check_type(layerwise_parallel, bool, "layerwise_parallel", "Parameter")
+        self._parallel_optimizer = validator.check_type(parallel_optimizer, bool, "parallel_optimizer", "Parameter")
         self.storage_format = storage_format
         self.is_init = False
         self.init_mode = None

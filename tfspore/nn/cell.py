@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterator, Mapping
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import validator
 from tfspore._internal import runtime_check
 from tfspore.common import _control_flow, _state
 from tfspore.common import dtype as mstype
@@ -54,14 +55,6 @@ def _warn_once(api: str, what: str = "") -> None:
     if api not in _WARNED:
         _WARNED.add(api)
         _logger.warning("For '%s', %s", api, what or "the setting has no effect on TensorFlow and is ignored.")
-
-
-def _check_non_negative_int(api: str, arg: str, value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"For '{api}', the '{arg}' must be a non-negative int, but got {value!r} of type "
-                        f"{type(value).__name__}.")
-    if value < 0:
-        raise ValueError(f"For '{api}', the '{arg}' must be a non-negative int, but got {value!r}.")
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -813,7 +806,7 @@ class Cell(tf.Module):
         """
         if role != "MS_WORKER":
             raise ValueError(f"For 'Cell.place', the 'role' must be 'MS_WORKER', but got {role!r}.")
-        _check_non_negative_int("Cell.place", "rank_id", rank_id)
+        validator.check_non_negative_int(rank_id, "rank_id", "Cell.place")
         _warn_once("Cell.place")
 
     def set_comm_fusion(self, fusion_type: int, recurse: bool = True) -> "Cell":
@@ -822,7 +815,7 @@ class Cell(tf.Module):
         Raises:
             TypeError, ValueError: when ``fusion_type`` is not a non-negative int.
         """
-        _check_non_negative_int("set_comm_fusion", "fusion_type", fusion_type)
+        validator.check_non_negative_int(fusion_type, "fusion_type", "set_comm_fusion")
         _warn_once("Cell.set_comm_fusion")
         for p in self.trainable_params(recurse):
             p.comm_fusion = fusion_type
@@ -844,7 +837,7 @@ class Cell(tf.Module):
                 raise ValueError(f"For '{self.cls_name}', the 'backward_prefetch' must be str and must be in "
                                  f"'['Auto']', but got '{backward_prefetch}'.")
         else:
-            _check_non_negative_int("Cell.offload", "backward_prefetch", backward_prefetch)
+            validator.check_non_negative_int(backward_prefetch, "backward_prefetch", "Cell.offload")
         _warn_once("Cell.offload")
 
     def flatten_weights(self, fusion_size: int = 0) -> None:
@@ -853,7 +846,7 @@ class Cell(tf.Module):
         Raises:
             TypeError, ValueError: when ``fusion_size`` is not a non-negative int.
         """
-        _check_non_negative_int("Cell.flatten_weights", "fusion_size", fusion_size)
+        validator.check_non_negative_int(fusion_size, "fusion_size", "Cell.flatten_weights")
         _warn_once("Cell.flatten_weights")
 
     def infer_param_pipeline_stage(self) -> list:

@@ -18,9 +18,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 
 __all__ = ["ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR", "PolynomialDecayLR",
            "WarmUpLR"]

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as onp
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor
 from tfspore.numpy import _utils as U
 
@@ -99,8 +100,8 @@ def rollaxis(x: Any, axis: int, start: int = 0) -> Tensor:
     """Rolls ``axis`` backwards until it lies before position ``start``."""
     t = _t(x, "rollaxis")
     ndim = t.shape.rank
-    U.check_int("rollaxis", "axis", axis)
-    U.check_int("rollaxis", "start", start)
+    validator.check_int(axis, "axis", "rollaxis")
+    validator.check_int(start, "start", "rollaxis")
     axis = U.check_axis_in_range(axis, ndim)
     if not -ndim <= start <= ndim:
         raise ValueError(f"For rollaxis, start {start} is out of bounds. Ranging from {-ndim} to {ndim} is allowed.")
@@ -333,7 +334,7 @@ def _split_at(t: tf.Tensor, bounds: list, axis: int) -> list:
 
 def _split(x: Any, indices_or_sections: Any, axis: int, api: str, even: bool) -> list:
     t = _t(x, api)
-    axis = U.check_axis_in_range(U.check_int(api, "axis", axis), t.shape.rank)
+    axis = U.check_axis_in_range(validator.check_int(axis, "axis", api), t.shape.rank)
     n = t.shape[axis]
     if isinstance(indices_or_sections, numbers.Integral) and not isinstance(indices_or_sections, bool):
         k = int(indices_or_sections)

@@ -139,7 +139,6 @@ def to_tf(x: Any, dtype: tf.DType | None = None) -> tf.Tensor:
     return t
 
 
-
 def check_tensor(api: str, *xs: Any) -> None:
     """Raise TypeError unless every argument is a Tensor (for APIs that take only tensors)."""
     for x in xs:
@@ -221,14 +220,6 @@ def axis_tuple(axis: Any, ndim: int) -> tuple | None:
         return None
     ax = canonicalize_axis(axis, ndim)
     return ax if isinstance(ax, tuple) else (ax,)
-
-
-def check_int(api: str, arg: str, value: Any) -> int:
-    """An int argument, or TypeError."""
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
-        raise TypeError(f"For '{api}', the '{arg}' should be an integer, but got {type(value)}: {value!r}")
-    return int(value)
-
 
 
 _PROMOTION_ORDER = {

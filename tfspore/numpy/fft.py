@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor
 from tfspore.numpy import _utils as U
 
@@ -269,7 +270,7 @@ def ifftshift(x: Any, axes: Any = None) -> Tensor:
 
 def fftfreq(n: int, d: float = 1.0, dtype: Any = None) -> Tensor:
     """Sample frequencies of an ``n``-point transform with spacing ``d`` (float32 by default)."""
-    U.check_int("fftfreq", "n", n)
+    validator.check_int(n, "n", "fftfreq")
     k = list(range(0, (n - 1) // 2 + 1)) + list(range(-(n // 2), 0))
     dt = tf.float32 if dtype is None else U.tf_dtype(dtype)
     return Tensor(tf.cast(tf.constant(k, tf.float64) / (n * d), dt))
@@ -277,6 +278,6 @@ def fftfreq(n: int, d: float = 1.0, dtype: Any = None) -> Tensor:
 
 def rfftfreq(n: int, d: float = 1.0, dtype: Any = None) -> Tensor:
     """Non-negative sample frequencies of an ``n``-point real transform."""
-    U.check_int("rfftfreq", "n", n)
+    validator.check_int(n, "n", "rfftfreq")
     dt = tf.float32 if dtype is None else U.tf_dtype(dtype)
     return Tensor(tf.cast(tf.range(n // 2 + 1, dtype=tf.float64) / (n * d), dt))

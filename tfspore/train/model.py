@@ -99,14 +99,15 @@ class Model:
         for name, value in (("loss_fn", loss_fn), ("optimizer", optimizer), ("eval_network", eval_network)):
             if value is not None and not isinstance(value, Cell) and not callable(value):
                 raise validator.type_error(value, name, "Model", "a Cell or None")
-        if amp_level not in _AMP_LEVELS:
-            raise validator.value_error(amp_level, "amp_level", "Model", f"one of {_AMP_LEVELS}")
-        if boost_level not in _BOOST_LEVELS:
-            raise validator.value_error(boost_level, "boost_level", "Model", f"one of {_BOOST_LEVELS}")
         if amp_level != "O0" and optimizer is None:
             raise ValueError("Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
                              "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed "
                              "precision.")
+        # the levels after the optimizer, as MindSpore
+        if amp_level not in _AMP_LEVELS:
+            raise validator.value_error(amp_level, "amp_level", "Model", f"one of {_AMP_LEVELS}")
+        if boost_level not in _BOOST_LEVELS:
+            raise validator.value_error(boost_level, "boost_level", "Model", f"one of {_BOOST_LEVELS}")
         if kwargs.get("loss_scale_manager") is not None and optimizer is None:
             raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         if isinstance(network, GraphCell) and (loss_fn is not None or optimizer is not None or kwargs):

@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 from google.protobuf.message import DecodeError
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
@@ -74,19 +75,6 @@ _async_thread: threading.Thread | None = None
 
 
 # ------------------------------------------------------------------------------------ checks
-def _check_type(api: str, arg: str, value: Any, types: Any, err: type = TypeError) -> Any:
-    """Raise ``err`` naming ``api``, ``arg`` and ``value`` unless ``value`` is an instance of ``types``."""
-    if not isinstance(value, types):
-        names = " or ".join("None" if t is type(None) else t.__name__ for t in
-                            (types if isinstance(types, tuple) else (types,)))
-        raise err(f"For '{api}', the '{arg}' must be {names}, but got {value!r} of type {type(value).__name__}.")
-    return value
-
-
-def _check_bool(api: str, arg: str, value: Any, err: type = TypeError) -> bool:
-    return _check_type(api, arg, value, bool, err)
-
-
 def _file_name(api: str, name: Any) -> str:
     """Return ``name`` as a str (accepting os.PathLike), or raise TypeError."""
     if isinstance(name, os.PathLike):
@@ -516,7 +504,7 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
                                 "must be a file name.")
     if not path.endswith(format):
         path += f".{format}"
-    _check_bool(api, "integrated_save", integrated_save)
+    validator.check_type(integrated_save, bool, "integrated_save", api)
     if not isinstance(async_save, (bool, str)):
         raise TypeError(f"For 'save_checkpoint', the parameter 'async_save' must be bool or str, but got "
                         f"{type(async_save)}.")
@@ -524,10 +512,10 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
         raise ValueError(f"For 'save_checkpoint', the argument 'async_save' can only be 'process' or 'thread', but "
                          f"got {async_save!r}.")
     append_dict = _check_append_dict(append_dict)
-    _check_type(api, "enc_key", enc_key, (type(None), bytes), ValueError)
-    _check_type(api, "enc_mode", enc_mode, str, ValueError)
-    _check_type(api, "crc_check", crc_check, bool, ValueError)
-    _check_type(api, "remove_redundancy", kwargs.get("remove_redundancy"), (type(None), bool), ValueError)
+    validator.check_isinstance(enc_key, (type(None), bytes), "enc_key", api)
+    validator.check_isinstance(enc_mode, str, "enc_mode", api)
+    validator.check_isinstance(crc_check, bool, "crc_check", api)
+    validator.check_isinstance(kwargs.get("remove_redundancy"), (type(None), bool), "remove_redundancy", api)
     if format == "safetensors":
         _check_safetensors_defaults(api, enc_key=enc_key, enc_mode=enc_mode,
                                     map_param_inc=kwargs.get("incremental", False),
@@ -746,10 +734,10 @@ def load_checkpoint(ckpt_file_name: str, net: Cell | None = None, strict_load: b
     api = "load_checkpoint"
     specify_prefix = _check_prefix(specify_prefix)
     filter_prefix = _check_prefix(filter_prefix)
-    _check_type(api, "dec_key", dec_key, (type(None), bytes), ValueError)
-    _check_type(api, "dec_mode", dec_mode, str, ValueError)
-    _check_type(api, "crc_check", crc_check, bool, ValueError)
-    _check_type(api, "remove_redundancy", remove_redundancy, bool, ValueError)
+    validator.check_isinstance(dec_key, (type(None), bytes), "dec_key", api)
+    validator.check_isinstance(dec_mode, str, "dec_mode", api)
+    validator.check_isinstance(crc_check, bool, "crc_check", api)
+    validator.check_isinstance(remove_redundancy, bool, "remove_redundancy", api)
     if format not in ("ckpt", "safetensors"):
         raise ValueError("For 'load_checkpoint', the checkpoint file should end with '.ckpt' or '.safetensors', "
                          f"please input the correct 'format', but got {format!r}.")
@@ -989,8 +977,8 @@ def load_param_into_net(net: Cell, parameter_dict: dict, strict_load: bool = Fal
         if not isinstance(key, str) or not isinstance(value, (Parameter, str, list)):
             raise TypeError("For 'parameter_dict', the element in the argument 'parameter_dict' should be a 'str' and "
                             f"'Parameter' , but got {type(key)} and {type(value)} (key {key!r}).")
-    _check_bool("load_param_into_net", "strict_load", strict_load)
-    _check_type("load_param_into_net", "remove_redundancy", remove_redundancy, bool, ValueError)
+    validator.check_type(strict_load, bool, "strict_load", "load_param_into_net")
+    validator.check_isinstance(remove_redundancy, bool, "remove_redundancy", "load_param_into_net")
     if remove_redundancy:
         raise TypeError("The deduplication feature for loading checkpoint can only be used in parallel scenarios, "
                         "but got stand_alone.")

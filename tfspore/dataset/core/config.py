@@ -26,6 +26,8 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from tfspore._internal import validator
+
 __all__ = ["set_seed", "get_seed", "set_prefetch_size", "get_prefetch_size", "set_num_parallel_workers",
            "get_num_parallel_workers", "set_numa_enable", "get_numa_enable", "set_monitor_sampling_interval",
            "get_monitor_sampling_interval", "set_auto_num_workers", "get_auto_num_workers",
@@ -76,26 +78,6 @@ class ErrorSamplesMode:
 _state["error_samples_mode"] = ErrorSamplesMode.RETURN
 
 
-def _check_int(value: Any, name: str, api: str, low: int, high: int, low_inclusive: bool = True) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"For 'config.{api}', the '{name}' must be type of int, but got {value!r} "
-                        f"with type {type(value).__name__}.")
-    value = int(value)
-    ok = (low <= value if low_inclusive else low < value) and value <= high
-    if not ok:
-        bracket = "[" if low_inclusive else "("
-        raise ValueError(f"For 'config.{api}', the '{name}' must be within the required range "
-                         f"{bracket}{low}, {high}], but got {value}.")
-    return value
-
-
-def _check_bool(value: Any, name: str, api: str) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"For 'config.{api}', the '{name}' must be type of bool, but got {value!r} "
-                        f"with type {type(value).__name__}.")
-    return value
-
-
 def set_seed(seed: int) -> None:
     """Set the seed of the data pipeline's random operations.
 
@@ -112,7 +94,7 @@ def set_seed(seed: int) -> None:
         >>> import tfspore.dataset as ds
         >>> ds.config.set_seed(0)
     """
-    seed = _check_int(seed, "seed", "set_seed", 0, UINT32_MAX)
+    seed = validator.check_int_range(seed, "seed", "config.set_seed", 0, UINT32_MAX)
     from tfspore.common import seed as _global_seed  # pylint: disable=import-outside-toplevel
 
     _state["seed"] = seed
@@ -163,7 +145,8 @@ def set_prefetch_size(size: int) -> None:
         >>> import tfspore.dataset as ds
         >>> ds.config.set_prefetch_size(32)
     """
-    _state["prefetch_size"] = _check_int(size, "size", "set_prefetch_size", 0, INT32_MAX, low_inclusive=False)
+    _state["prefetch_size"] = validator.check_int_range(size, "size", "config.set_prefetch_size", 0, INT32_MAX,
+                                                        inc_low=False)
 
 
 def get_prefetch_size() -> int:
@@ -191,8 +174,8 @@ def set_num_parallel_workers(num: int) -> None:
         >>> import tfspore.dataset as ds
         >>> ds.config.set_num_parallel_workers(2)
     """
-    _state["num_parallel_workers"] = _check_int(num, "num", "set_num_parallel_workers", 0, INT32_MAX,
-                                                low_inclusive=False)
+    _state["num_parallel_workers"] = validator.check_int_range(num, "num", "config.set_num_parallel_workers", 0,
+                                                               INT32_MAX, inc_low=False)
 
 
 def get_num_parallel_workers() -> int:
@@ -208,7 +191,7 @@ def get_num_parallel_workers() -> int:
 
 def _make_flag(key: str, doc: str):
     def setter(value: bool) -> None:
-        _state[key] = _check_bool(value, key, "set_" + key)
+        _state[key] = validator.check_bool(value, key, "config.set_" + key)
 
     def getter() -> bool:
         return _state[key]
@@ -229,8 +212,8 @@ set_enable_shared_mem, get_enable_shared_mem = _make_flag("enable_shared_mem", "
 
 def set_monitor_sampling_interval(interval: int) -> None:
     """Set the performance monitor's sampling interval in ms (kept for compatibility)."""
-    _state["monitor_sampling_interval"] = _check_int(interval, "interval", "set_monitor_sampling_interval",
-                                                     0, INT32_MAX, low_inclusive=False)
+    _state["monitor_sampling_interval"] = validator.check_int_range(
+        interval, "interval", "config.set_monitor_sampling_interval", 0, INT32_MAX, inc_low=False)
 
 
 def get_monitor_sampling_interval() -> int:
@@ -240,8 +223,8 @@ def get_monitor_sampling_interval() -> int:
 
 def set_callback_timeout(timeout: int) -> None:
     """Set the timeout of DSWaitedCallback in seconds (kept for compatibility)."""
-    _state["callback_timeout"] = _check_int(timeout, "timeout", "set_callback_timeout", 0, INT32_MAX,
-                                            low_inclusive=False)
+    _state["callback_timeout"] = validator.check_int_range(timeout, "timeout", "config.set_callback_timeout", 0,
+                                                           INT32_MAX, inc_low=False)
 
 
 def get_callback_timeout() -> int:
@@ -252,7 +235,7 @@ def get_callback_timeout() -> int:
 def set_enable_autotune(enable: bool, filepath_prefix: Optional[str] = None) -> None:
     """Enable MindSpore's autotune (tf.data always autotunes; kept for compatibility)."""
     del filepath_prefix
-    _state["enable_autotune"] = _check_bool(enable, "enable", "set_enable_autotune")
+    _state["enable_autotune"] = validator.check_bool(enable, "enable", "config.set_enable_autotune")
 
 
 def get_enable_autotune() -> bool:
@@ -262,7 +245,8 @@ def get_enable_autotune() -> bool:
 
 def set_autotune_interval(interval: int) -> None:
     """Set the autotune interval (kept for compatibility)."""
-    _state["autotune_interval"] = _check_int(interval, "interval", "set_autotune_interval", 0, INT32_MAX)
+    _state["autotune_interval"] = validator.check_int_range(interval, "interval", "config.set_autotune_interval", 0,
+                                                            INT32_MAX)
 
 
 def get_autotune_interval() -> int:
@@ -272,13 +256,14 @@ def get_autotune_interval() -> int:
 
 def set_sending_batches(batch_num: int) -> None:
     """Set the number of batches sent to the device queue (kept for compatibility)."""
-    _state["sending_batches"] = _check_int(batch_num, "batch_num", "set_sending_batches", 0, INT32_MAX)
+    _state["sending_batches"] = validator.check_int_range(batch_num, "batch_num", "config.set_sending_batches", 0,
+                                                          INT32_MAX)
 
 
 def set_multiprocessing_timeout_interval(interval: int) -> None:
     """Set the interval of the multiprocessing timeout warning (kept for compatibility)."""
-    _state["multiprocessing_timeout_interval"] = _check_int(
-        interval, "interval", "set_multiprocessing_timeout_interval", 0, INT32_MAX, low_inclusive=False)
+    _state["multiprocessing_timeout_interval"] = validator.check_int_range(
+        interval, "interval", "config.set_multiprocessing_timeout_interval", 0, INT32_MAX, inc_low=False)
 
 
 def get_multiprocessing_timeout_interval() -> int:
@@ -289,7 +274,7 @@ def get_multiprocessing_timeout_interval() -> int:
 def set_debug_mode(debug_mode_flag: bool, debug_hook_list: Optional[list] = None) -> None:
     """Set the pipeline debug mode (kept for compatibility)."""
     del debug_hook_list
-    _state["debug_mode"] = _check_bool(debug_mode_flag, "debug_mode_flag", "set_debug_mode")
+    _state["debug_mode"] = validator.check_bool(debug_mode_flag, "debug_mode_flag", "config.set_debug_mode")
 
 
 def get_debug_mode() -> bool:
@@ -309,9 +294,9 @@ def get_error_samples_mode() -> int:
 
 def set_iterator_mode(do_copy: bool = False, parallel_convert: bool = False) -> None:
     """Set the iterator's output mode (kept for compatibility)."""
-    _state["iterator_mode"] = {"do_copy": _check_bool(do_copy, "do_copy", "set_iterator_mode"),
-                               "parallel_convert": _check_bool(parallel_convert, "parallel_convert",
-                                                               "set_iterator_mode")}
+    _state["iterator_mode"] = {"do_copy": validator.check_bool(do_copy, "do_copy", "config.set_iterator_mode"),
+                               "parallel_convert": validator.check_bool(parallel_convert, "parallel_convert",
+                                                                        "config.set_iterator_mode")}
 
 
 def get_iterator_mode() -> dict:

@@ -76,6 +76,8 @@ def _splits(chain: List[Dataset], spec: Tuple[tf.TensorSpec, ...]) -> Optional[L
                 k -= 1
             if len(node.input_columns) != len(node.output_columns) or len(values) != len(node.output_columns):
                 k = len(ok)
+                if batched_cols:
+                    return cols  # a per-row map would move the columns a batch-level suffix works on
             if k > 0 and batched_cols & set(in_idx):
                 return cols  # a per-row transform would read a value computed later, per batch
             if k < len(ok):

@@ -15,11 +15,11 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator as v
 from tfspore.dataset.core import config
 from tfspore.dataset.engine import _process_map
 from tfspore.dataset.engine import _python_ops as py
 from tfspore.dataset.engine._batched_map import build_batched
-from tfspore._internal import validator as v
 from tfspore.dataset.engine._columns import check_known_columns
 from tfspore.dataset.engine import samplers as _samplers
 from tfspore.dataset.engine.datasets import (AUTOTUNE, BatchInfo, Dataset, MappableSource, _as_tuple,

@@ -56,8 +56,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.core import config
 from tfspore._internal import validator as v
+from tfspore.dataset.core import config
 from tfspore.dataset.engine.samplers import check_shard_options
 from tfspore.dataset.engine import samplers as _samplers
 

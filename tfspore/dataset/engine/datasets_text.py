@@ -15,11 +15,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore._internal import validator as v
-from tfspore.dataset.engine.samplers import check_num_samples, check_shard_options
 from tfspore.dataset.engine.datasets import SourceDataset, next_op_seed
 from tfspore.dataset.engine.datasets_standard_format import _expand_files
-from tfspore.dataset.engine.samplers import Shuffle
+from tfspore.dataset.engine.samplers import Shuffle, check_num_samples, check_shard_options
 
 __all__ = ["CLUEDataset"]
 

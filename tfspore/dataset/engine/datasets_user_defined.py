@@ -19,9 +19,9 @@ from typing import Any, Callable, Iterable, List, Optional, Sequence, Union
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator as v
 from tfspore.dataset.engine import _generator_batches
 from tfspore.dataset.engine import _python_ops as py
-from tfspore._internal import validator as v
 from tfspore.dataset.engine.samplers import check_num_samples
 from tfspore.dataset.engine.datasets import MappableSource, _context
 

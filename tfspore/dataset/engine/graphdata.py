@@ -21,6 +21,7 @@ from typing import Any, Dict, List, Union
 
 import numpy as np
 
+from tfspore._internal import validator
 from tfspore.dataset.core import config
 from tfspore.dataset.engine._graph_store import GraphStore
 
@@ -50,13 +51,6 @@ class OutputFormat(IntEnum):
     NORMAL = 0
     COO = 1
     CSR = 2
-
-
-def _check_int(value: Any, name: str, api: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"For '{api}', the argument '{name}' must be of type [int], but got {value!r} "
-                        f"with type {type(value).__name__}.")
-    return int(value)
 
 
 def _check_list(value: Any, name: str, api: str) -> np.ndarray:
@@ -110,7 +104,7 @@ class GraphData:
         if not os.path.isfile(dataset_file):
             raise ValueError(f"For '{api}', the file {dataset_file} does not exist or permission denied.")
         if num_parallel_workers is not None:
-            n = _check_int(num_parallel_workers, "num_parallel_workers", api)
+            n = validator.check_int(num_parallel_workers, "num_parallel_workers", api)
             cpus = os.cpu_count() or 1
             if n < 1 or n > max(cpus, 1):
                 raise ValueError(f"For '{api}', num_parallel_workers exceeds the boundary between 1 and {cpus}, "
@@ -120,10 +114,10 @@ class GraphData:
                              f"'server'], but got {working_mode!r}.")
         if not isinstance(hostname, str):
             raise TypeError(f"For '{api}', the argument 'hostname' must be of type [str], but got {hostname!r}.")
-        port = _check_int(port, "port", api)
+        port = validator.check_int(port, "port", api)
         if not 1024 <= port <= 65535:
             raise ValueError(f"For '{api}', the argument 'port' must be in range [1024, 65535], but got {port}.")
-        num_client = _check_int(num_client, "num_client", api)
+        num_client = validator.check_int(num_client, "num_client", api)
         if not 1 <= num_client <= 255:
             raise ValueError(f"For '{api}', the argument 'num_client' must be in range [1, 255], but got "
                              f"{num_client}.")
@@ -167,7 +161,7 @@ class GraphData:
             TypeError: If `node_type` is not an int.
             RuntimeError: If no node has that type.
         """
-        node_type = _check_int(node_type, "node_type", "get_all_nodes")
+        node_type = validator.check_int(node_type, "node_type", "get_all_nodes")
         g = self._g
         keep = g.node_types == node_type
         if not keep.any():
@@ -181,7 +175,7 @@ class GraphData:
             TypeError: If `edge_type` is not an int.
             RuntimeError: If no edge has that type.
         """
-        edge_type = _check_int(edge_type, "edge_type", "get_all_edges")
+        edge_type = validator.check_int(edge_type, "edge_type", "get_all_edges")
         g = self._g
         keep = g.edge_types == edge_type
         if not keep.any():
@@ -220,7 +214,7 @@ class GraphData:
         """
         api = "get_all_neighbors"
         nodes = _check_list(node_list, "node_list", api).reshape(-1)
-        neighbor_type = _check_int(neighbor_type, "neighbor_type", api)
+        neighbor_type = validator.check_int(neighbor_type, "neighbor_type", api)
         if not isinstance(output_format, OutputFormat):
             raise TypeError(f"For '{api}', the argument 'output_format' must be of type [OutputFormat], but got "
                             f"{output_format!r}.")
@@ -324,8 +318,8 @@ class GraphData:
         """
         api = "get_neg_sampled_neighbors"
         nodes = _check_list(node_list, "node_list", api).reshape(-1)
-        num = _check_int(neg_neighbor_num, "neg_neighbor_num", api)
-        ntype = _check_int(neg_neighbor_type, "neg_neighbor_type", api)
+        num = validator.check_int(neg_neighbor_num, "neg_neighbor_num", api)
+        ntype = validator.check_int(neg_neighbor_type, "neg_neighbor_type", api)
         _nonempty(nodes, "node_list")
         self._check_samples(num)
         tpos = self._type_pos(ntype)
@@ -427,7 +421,7 @@ class GraphData:
         for name, val in (("step_home_param", step_home_param), ("step_away_param", step_away_param)):
             if isinstance(val, bool) or not isinstance(val, (int, float, np.floating, np.integer)):
                 raise TypeError(f"For '{api}', the argument '{name}' must be of type [float], but got {val!r}.")
-        default_node = _check_int(default_node, "default_node", api)
+        default_node = validator.check_int(default_node, "default_node", api)
         _nonempty(nodes, "node_list")
         if not 1 <= len(path) <= _MAX_WALK:
             raise RuntimeError(f"Failed, meta path required between 1 and {_MAX_WALK}. The size of input path is "

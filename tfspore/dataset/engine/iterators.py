@@ -18,8 +18,8 @@ from typing import Any, Dict, List, Optional, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.engine import _python_ops as py
 from tfspore._internal import validator as v
+from tfspore.dataset.engine import _python_ops as py
 from tfspore.dataset.engine._columns import check_known_columns
 
 __all__ = ["Iterator", "TupleIterator", "DictIterator", "pipeline_error"]

@@ -37,8 +37,7 @@ class Slice(TensorOperation):
         super().__init__()
         for s in slices:
             if s is not None and not isinstance(s, (int, list, slice, type(Ellipsis))):
-                raise TypeError(f"For 'Slice', the argument 'slice' must be of type [int, list, slice, bool, "
-                                f"ellipsis], but got {s!r} with type {type(s).__name__}.")
+                raise c.type_error(s, "slice", "Slice", "int, list, slice, bool or ellipsis")
             if isinstance(s, list):
                 for i, item in enumerate(s):
                     c.check_type(item, (int,), f"slice[{i}]", "Slice")

@@ -24,6 +24,7 @@ from tfspore.dataset.vision._adjust import (AdjustSharpness, AutoContrast, Equal
                                             RandomSolarize, Solarize)
 from tfspore.dataset.vision._affine import Affine, RandomAffine
 from tfspore.dataset.vision._auto_augment import RandomSelectSubpolicy, UniformAugment
+from tfspore.dataset.vision._augment_policies import AutoAugment, RandAugment, TrivialAugmentWide
 from tfspore.dataset.vision._batch_mix import MixUpBatch
 from tfspore.dataset.vision._normalize_pad import NormalizePad
 from tfspore.dataset.vision._resized_crop import RandomCropDecodeResize, RandomResize
@@ -37,4 +38,5 @@ __all__ = ["CenterCrop", "ConvertColor", "Crop", "Decode", "Grayscale", "Horizon
            "Posterize", "RandomAdjustSharpness", "RandomAffine", "RandomAutoContrast", "RandomColor",
            "RandomCropDecodeResize", "RandomEqualize", "RandomErasing", "RandomGrayscale", "RandomInvert",
            "RandomPosterize", "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize", "Solarize",
-           "UniformAugment", "MixUpBatch", "NormalizePad", "RandomResize"]
+           "UniformAugment", "MixUpBatch", "NormalizePad", "RandomResize", "AutoAugment", "RandAugment",
+           "TrivialAugmentWide"]

@@ -78,8 +78,6 @@ _SVHN = [
 POLICIES = {AutoAugmentPolicy.IMAGENET: _IMAGENET, AutoAugmentPolicy.CIFAR10: _CIFAR10,
             AutoAugmentPolicy.SVHN: _SVHN}
 
-Step = Tuple[str, float, int]
-
 
 # ------------------------------------------------------------------------------ magnitudes
 def _linspace(start: float, end: float, n: int, scale: float = 1.0, offset: float = 0.0,
@@ -174,6 +172,7 @@ def apply_augment(image: tf.Tensor, name: str, magnitude: Union[float, tf.Tensor
     Raises:
         ValueError: If `name` is not an operation of the policies.
     """
+    image = tf.convert_to_tensor(image)
     m = tf.cast(magnitude, tf.float32)
     fill = [float(v) for v in fill_value]
     if name in ("ShearX", "ShearY"):
@@ -228,17 +227,44 @@ def _check_common(interpolation: Inter, fill_value, api: str) -> Tuple[Inter, Tu
 
 
 class _Policy(ImageTensorOperation):
-    """What the three policies share: the operation table and the draw of a signed magnitude."""
+    """What the three policies share: the operation table, magnitude tables as one tensor, and one
+    ``tf.switch_case`` over the operations, traced once and run in a ``tf.while_loop``."""
 
     _tf_random = True
+    _kind = ""
 
-    def _signed(self, value: tf.Tensor, signed: bool) -> tf.Tensor:
-        if not signed:
-            return value
-        return tf.where(self._uniform(()) < 0.5, -value, value)
+    def _setup(self, num_bins: int) -> None:
+        self._space = magnitude_space(self._kind, num_bins)
+        self._names: List[str] = list(self._space)
+        self._num_bins = num_bins
+        self._signed_flags = [bool(self._space[n][1]) for n in self._names]
 
-    def _run(self, image: tf.Tensor, name: str, magnitude: tf.Tensor) -> tf.Tensor:
-        return apply_augment(image, name, magnitude, self.interpolation, self.fill_value)
+    def _tables(self, image: tf.Tensor) -> tf.Tensor:
+        """[operations, bins] float32 magnitudes (zeros for the operations that take none)."""
+        rows = []
+        for name in self._names:
+            table = self._space[name][0]
+            rows.append(tf.zeros([self._num_bins], tf.float32) if table is None
+                        else _magnitude_table(table, image, self._num_bins))
+        return tf.stack(rows)
+
+    def _signed(self, value: tf.Tensor, op_index: tf.Tensor, negate: tf.Tensor) -> tf.Tensor:
+        """`value` negated when the operation is signed and the draw `negate` is True."""
+        signed = tf.gather(tf.constant(self._signed_flags), op_index)
+        return tf.where(tf.logical_and(signed, negate), -value, value)
+
+    def _run_index(self, image: tf.Tensor, op_index: tf.Tensor, magnitude: tf.Tensor) -> tf.Tensor:
+        def branch(name: str) -> Callable[[], tf.Tensor]:
+            return lambda: tf.ensure_shape(
+                apply_augment(image, name, magnitude, self.interpolation, self.fill_value), image.shape)
+        return tf.switch_case(op_index, [branch(name) for name in self._names])
+
+    def _loop(self, image: tf.Tensor, steps: int, body: Callable[[tf.Tensor, tf.Tensor], tf.Tensor]) -> tf.Tensor:
+        if steps == 0:
+            return image
+        _, out = tf.while_loop(lambda i, _: i < steps, lambda i, x: (i + 1, body(i, x)),
+                               (tf.constant(0), image), shape_invariants=(tf.TensorShape([]), image.shape))
+        return out
 
 
 class AutoAugment(_Policy):
@@ -263,6 +289,8 @@ class AutoAugment(_Policy):
         ((8, 8, 3), dtype('uint8'))
     """
 
+    _kind = "auto"
+
     def __init__(self, policy: AutoAugmentPolicy = AutoAugmentPolicy.IMAGENET, interpolation: Inter = Inter.NEAREST,
                  fill_value: Union[int, Tuple[int, int, int]] = 0) -> None:
         super().__init__()
@@ -270,32 +298,30 @@ class AutoAugment(_Policy):
         c.check_type(policy, (AutoAugmentPolicy,), "policy", api)
         self.policy = policy
         self.interpolation, self.fill_value = _check_common(interpolation, fill_value, api)
-        self._space = magnitude_space("auto", 10)
-
-    def _step(self, image: tf.Tensor, step: Step) -> tf.Tensor:
-        name, prob, bin_id = step
-        table, signed = self._space[name]
-        if table is None or bin_id == -1:
-            magnitude = tf.zeros([], tf.float32)
-        else:
-            magnitude = self._signed(_magnitude_table(table, image, 10)[bin_id], signed)
-        if prob <= 0.0:
-            return image
-        return tf.cond(self._uniform(()) <= prob, lambda: self._run(image, name, magnitude), lambda: image)
+        self._setup(10)
+        subs = POLICIES[policy]
+        self._step_ops = [[self._names.index(name) for name, _, _ in sub] for sub in subs]
+        self._step_probs = [[prob for _, prob, _ in sub] for sub in subs]
+        self._step_bins = [[bin_id for _, _, bin_id in sub] for sub in subs]
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         _check_image(image, "AutoAugment")
-        subs = POLICIES[self.policy]
-        index = self._uniform((), 0, len(subs), dtype=tf.int32)
+        tables = self._tables(image)
+        sub = self._uniform((), 0, len(self._step_ops), dtype=tf.int32)
+        ops_ = tf.gather(tf.constant(self._step_ops, tf.int32), sub)
+        probs = tf.gather(tf.constant(self._step_probs, tf.float32), sub)
+        bins = tf.gather(tf.constant(self._step_bins, tf.int32), sub)
+        # every draw is made before the loop: its body is traced once
+        applied = self._uniform([2]) <= probs
+        negate = self._uniform([2]) < 0.5
 
-        def branch(sub: Tuple[Step, Step]) -> Callable[[], tf.Tensor]:
-            def run() -> tf.Tensor:
-                out = image
-                for step in sub:
-                    out = self._step(out, step)
-                return out
-            return run
-        return tf.switch_case(index, [branch(sub) for sub in subs])
+        def body(i: tf.Tensor, x: tf.Tensor) -> tf.Tensor:
+            op_index = ops_[i]
+            bin_id = bins[i]
+            value = tf.where(bin_id < 0, 0.0, tables[op_index, tf.maximum(bin_id, 0)])
+            magnitude = self._signed(value, op_index, negate[i])
+            return tf.cond(applied[i], lambda: self._run_index(x, op_index, magnitude), lambda: x)
+        return self._loop(image, 2, body)
 
 
 class RandAugment(_Policy):
@@ -318,9 +344,11 @@ class RandAugment(_Policy):
     Example:
         >>> import numpy as np
         >>> from tfspore.dataset import vision
-        >>> vision.RandAugment(num_ops=0)(np.full((4, 4, 3), 9, np.uint8)).max()
+        >>> int(vision.RandAugment(num_ops=0)(np.full((4, 4, 3), 9, np.uint8)).max())
         9
     """
+
+    _kind = "rand"
 
     def __init__(self, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
                  interpolation: Inter = Inter.NEAREST, fill_value: Union[int, Tuple[int, int, int]] = 0) -> None:
@@ -335,27 +363,23 @@ class RandAugment(_Policy):
                              f"{magnitude!r}.")
         self.magnitude = magnitude
         self.interpolation, self.fill_value = _check_common(interpolation, fill_value, api)
-        self._space = magnitude_space("rand", num_magnitude_bins)
-
-    def _one(self, image: tf.Tensor) -> tf.Tensor:
-        names = list(self._space)
-        index = self._uniform((), 0, len(names), dtype=tf.int32)
-
-        def branch(name: str) -> Callable[[], tf.Tensor]:
-            def run() -> tf.Tensor:
-                table, signed = self._space[name]
-                magnitude = tf.zeros([], tf.float32) if table is None else self._signed(
-                    _magnitude_table(table, image, self.num_magnitude_bins)[self.magnitude], signed)
-                return self._run(image, name, magnitude)
-            return run
-        return tf.switch_case(index, [branch(name) for name in names])
+        self._setup(num_magnitude_bins)
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         _check_image(image, "RandAugment")
-        out = image
-        for _ in range(self.num_ops):
-            out = self._one(out)
-        return out
+        tables = self._tables(image)
+
+        if self.num_ops == 0:
+            return image
+        # every draw is made before the loop: its body is traced once
+        op_indices = self._uniform([self.num_ops], 0, len(self._names), dtype=tf.int32)
+        negate = self._uniform([self.num_ops]) < 0.5
+
+        def body(i: tf.Tensor, x: tf.Tensor) -> tf.Tensor:
+            op_index = op_indices[i]
+            magnitude = self._signed(tables[op_index, self.magnitude], op_index, negate[i])
+            return self._run_index(x, op_index, magnitude)
+        return self._loop(image, self.num_ops, body)
 
 
 class TrivialAugmentWide(_Policy):
@@ -380,6 +404,8 @@ class TrivialAugmentWide(_Policy):
         (8, 8, 3)
     """
 
+    _kind = "wide"
+
     def __init__(self, num_magnitude_bins: int = 31, interpolation: Inter = Inter.NEAREST,
                  fill_value: Union[int, Tuple[int, int, int]] = 0) -> None:
         super().__init__()
@@ -387,19 +413,12 @@ class TrivialAugmentWide(_Policy):
         self.num_magnitude_bins = c.check_int_range(num_magnitude_bins, "num_magnitude_bins", api, 2,
                                                     c.FLOAT_MAX_INTEGER)
         self.interpolation, self.fill_value = _check_common(interpolation, fill_value, api)
-        self._space = magnitude_space("wide", num_magnitude_bins)
+        self._setup(num_magnitude_bins)
 
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         _check_image(image, "TrivialAugmentWide")
-        names: List[str] = list(self._space)
-        index = self._uniform((), 0, len(names), dtype=tf.int32)
+        tables = self._tables(image)
+        op_index = self._uniform((), 0, len(self._names), dtype=tf.int32)
         bin_id = self._uniform((), 0, self.num_magnitude_bins, dtype=tf.int32)
-
-        def branch(name: str) -> Callable[[], tf.Tensor]:
-            def run() -> tf.Tensor:
-                table, signed = self._space[name]
-                magnitude = tf.zeros([], tf.float32) if table is None else self._signed(
-                    tf.gather(_magnitude_table(table, image, self.num_magnitude_bins), bin_id), signed)
-                return self._run(image, name, magnitude)
-            return run
-        return tf.switch_case(index, [branch(name) for name in names])
+        negate = self._uniform(()) < 0.5
+        return self._run_index(image, op_index, self._signed(tables[op_index, bin_id], op_index, negate))

@@ -92,8 +92,13 @@ def image_rank_check(image: tf.Tensor, api: str, ranks: Sequence[int] = (2, 3)) 
 def resize_image(image: tf.Tensor, size: Tuple[int, ...], interpolation: Inter) -> tf.Tensor:
     """Resize to ``(h, w)``, or the shorter side to ``size[0]`` keeping the ratio (floor)."""
     shape = tf.shape(image)
+    known_h, known_w = image.shape[0], image.shape[1]
     if len(size) == 2:
         out_h, out_w = size
+    elif known_h is not None and known_w is not None:  # the output size is known while tracing
+        s = size[0]
+        out_h, out_w = (s, (known_w * s) // known_h) if known_h <= known_w else ((known_h * s) // known_w, s)
+        size = (out_h, out_w)
     else:
         h = tf.cast(shape[0], tf.int64)
         w = tf.cast(shape[1], tf.int64)

@@ -43,11 +43,11 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore import ops as _ops
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import _as, _tf
 
 __all__ = ["Optimizer"]

@@ -20,11 +20,11 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.experimental.optim.adamw import _scalar
 from tfspore.experimental.optim.optimizer import Optimizer
-from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import _success, _tf
 from tfspore.nn.optim.sgd import _apply_sgd
 

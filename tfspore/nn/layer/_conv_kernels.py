@@ -204,4 +204,11 @@ def deconv_length(pad_mode: str, size: int, kernel: int, stride: int, dilation: 
 
 
 def add_bias(y: tf.Tensor, bias: tf.Tensor) -> tf.Tensor:
+    """``y`` (channels-first) plus the per-channel ``bias``. When ``y`` is the NCHW transpose of a channels-last
+    convolution output, the bias is added to that tensor and the transpose moves after it, so the transpose
+    pair between this layer and the next still cancels."""
+    if y.shape.rank == 4:
+        src = transposed_from(y, TO_NCHW)
+        if src is not None:
+            return tf.transpose(tf.nn.bias_add(src, bias), TO_NCHW)
     return y + tf.reshape(bias, [1, -1] + [1] * (y.shape.rank - 2))

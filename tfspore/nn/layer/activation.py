@@ -13,12 +13,13 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.ops.function._layout import elementwise_through_nchw
+from tfspore.ops.function.kernel_dtype import float32_for_half
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 
 __all__ = ["Softmin", "Softmax", "Softmax2d", "LogSoftmax", "LogSoftmaxExt", "ReLU", "ReLU6", "RReLU", "SeLU", "SiLU",
@@ -28,7 +29,11 @@ __all__ = ["Softmin", "Softmax", "Softmax2d", "LogSoftmax", "LogSoftmaxExt", "Re
 
 
 class _Elementwise(Cell):
-    """An activation applying one TF function elementwise, in the cell's compute dtype."""
+    """An activation applying one TF function elementwise, in the cell's compute dtype (computed in
+    float32 for float16/bfloat16 data where ``_float32_for_half`` is set, as MindSpore's CPU
+    kernels of those activations do; see ``ops.function.kernel_dtype.float32_for_half``)."""
+
+    _float32_for_half = False
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         raise NotImplementedError
@@ -37,7 +42,7 @@ class _Elementwise(Cell):
         v = to_tf(x)
         if v.dtype.is_floating or self._mixed_precision_type is not None:
             v = cast_to(v, compute_dtype(self, v))
-        return _wrap(self._fn(v))
+        return _wrap(float32_for_half(self._fn, v) if self._float32_for_half else self._fn(v))
 
 
 class ReLU(_Elementwise):
@@ -67,7 +72,7 @@ class ReLU6(_Elementwise):
         super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
-        return tf.nn.relu6(x)
+        return elementwise_through_nchw(tf.nn.relu6, x)
 
 
 class LeakyReLU(_Elementwise):
@@ -253,6 +258,8 @@ class GELU(_Elementwise):
         GELU()
     """
 
+    _float32_for_half = True
+
     def __init__(self, approximate: bool = True) -> None:
         super().__init__()
         validator.check_bool(approximate, "approximate", self.cls_name)
@@ -269,6 +276,8 @@ class FastGelu(_Elementwise):
         >>> FastGelu()
         FastGelu()
     """
+
+    _float32_for_half = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -330,6 +339,8 @@ class LogSoftmax(_Elementwise):
         LogSoftmax()
     """
 
+    _float32_for_half = True
+
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = validator.check_int(axis, "axis", self.cls_name)
@@ -390,6 +401,8 @@ class LogSoftmaxExt(_Elementwise):
         >>> LogSoftmaxExt(1)
         LogSoftmaxExt()
     """
+
+    _float32_for_half = True
 
     def __init__(self, dim: int | None = None) -> None:
         super().__init__()
@@ -760,6 +773,8 @@ class Softplus(_Elementwise):
         >>> Softplus()
         Softplus()
     """
+
+    _float32_for_half = True
 
     def __init__(self, beta: float = 1, threshold: float = 20) -> None:
         super().__init__()

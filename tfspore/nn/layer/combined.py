@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfspore.nn.cell import Cell
 from tfspore._internal import validator
+from tfspore.nn.cell import Cell
 from tfspore.nn.layer.activation import LeakyReLU, get_activation
 from tfspore.nn.layer.basic import Dense
 from tfspore.nn.layer.conv import Conv2d

@@ -24,12 +24,12 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._conv_kernels import add_bias, conv2d_nchw, conv2d_transpose_nchw, conv3d_ncdhw, deconv_length
 from tfspore.nn.layer._utils import cast_to, compute_dtype, init_repr, read_param, to_tf
 from tfspore.nn.layer._window import check_nonempty, check_window
@@ -37,19 +37,6 @@ from tfspore.nn.layer._window import check_nonempty, check_window
 __all__ = ["Conv2d", "Conv2dTranspose", "Conv1d", "Conv1dTranspose", "Conv3d"]
 
 _PAD_MODES = ("valid", "same", "pad")
-
-
-def _check_padding(name: str, padding: Any) -> None:
-    if isinstance(padding, bool) or not isinstance(padding, (numbers.Integral, tuple)):
-        raise TypeError(f"For '{name}', the type of 'padding' must be int or tuple(int), but got "
-                        f"{type(padding).__name__}: {padding!r}.")
-
-
-def _check_pad_mode(name: str, pad_mode: Any) -> str:
-    if not isinstance(pad_mode, str) or pad_mode not in _PAD_MODES:
-        raise ValueError(f"For '{name}', the 'pad_mode' must be str and must be in '{list(_PAD_MODES)}', but got "
-                         f"{pad_mode!r}.")
-    return pad_mode
 
 
 def _check_group_divisible(name: str, in_channels: Any, out_channels: Any, group: Any) -> None:
@@ -60,15 +47,6 @@ def _check_group_divisible(name: str, in_channels: Any, out_channels: Any, group
         raise ValueError(f"For '{name}', the argument 'group' should be divisible by 'in_channels' and "
                          f"'out_channels', but got group:{group}, in_channels:{in_channels}, "
                          f"out_channels:{out_channels}.")
-
-
-def _check_int_arg(name: str, arg: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"For '{name}', the type of '{arg}' should be 'int', but got type "
-                        f"'{type(value).__name__}': {value!r}.")
-    if value < minimum:
-        raise ValueError(f"For '{name}', the '{arg}' must be int and must >= {minimum}, but got {value}.")
-    return int(value)
 
 
 def _triple(name: str, arg: str, value: Any) -> tuple[int, int, int]:
@@ -112,7 +90,7 @@ class _Conv(Cell):
         if target != "GPU" and self.data_format == "NHWC":
             raise ValueError(f"For '{name}', the \"NHWC\" format only support in GPU target, but got the 'format' is "
                              f"{self.data_format} and the platform is {target}.")
-        _check_padding(name, padding)
+        validator.check_type(padding, (numbers.Integral, tuple), "padding", name, "int or tuple(int)")
         if isinstance(padding, tuple):
             for pad in padding:
                 validator.check_non_negative_int(pad, "padding item", name)
@@ -252,10 +230,10 @@ class Conv2d(_Conv):
         self._dilation = dilation
         dilation = _twice(name, "dilation", dilation)
         _check_group_divisible(name, in_channels, out_channels, group)
-        _check_padding(name, padding)
+        validator.check_type(padding, (numbers.Integral, tuple), "padding", name, "int or tuple(int)")
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, data_format, dtype=dtype)
-        _check_pad_mode("Conv2D", pad_mode)
+        validator.check_string(pad_mode, _PAD_MODES, "pad_mode", "Conv2D")
         if data_format not in ("NCHW", "NHWC"):
             raise ValueError(f"For 'Conv2D', the 'format' must be str and must be in '['NCHW', 'NHWC']', but got "
                              f"{data_format!r}.")
@@ -285,10 +263,10 @@ def _conv1d_args(name: str, kernel_size: Any, stride: Any, padding: Any, dilatio
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError(f"For '{name}', the type of '{arg}' should be 'int', but got type "
                             f"'{type(value).__name__}': {value!r}.")
-    _check_int_arg(name, "kernel_size", kernel_size, 1)
-    _check_int_arg(name, "stride", stride, 1)
+    validator.check_int_range(kernel_size, "kernel_size", name, 1, None)
+    validator.check_int_range(stride, "stride", name, 1, None)
     validator.check_non_negative_int(padding, "padding", name)
-    _check_int_arg(name, "dilation", dilation, 1)
+    validator.check_int_range(dilation, "dilation", name, 1, None)
 
 
 def _expand_weight_init(name: str, weight_init: Any) -> Any:
@@ -345,7 +323,7 @@ class Conv1d(_Conv):
         super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode, padding, (1, dilation),
                          group, has_bias, weight_init, bias_init, dtype=dtype)
         self.padding = (0, 0, padding, padding)
-        _check_pad_mode(name, pad_mode)
+        validator.check_string(pad_mode, _PAD_MODES, "pad_mode", name)
         _pads4(name, self.padding, pad_mode)
         self._tf_pad: Any = {"same": "SAME", "valid": "VALID"}.get(pad_mode, ((0, 0), (padding, padding)))
 
@@ -400,13 +378,13 @@ class Conv3d(_Conv):
         kernel_size = _triple(name, "kernel_size", kernel_size)
         stride = _triple(name, "stride", stride)
         dilation = _triple(name, "dilation", dilation)
-        _check_padding(name, padding)
+        validator.check_type(padding, (numbers.Integral, tuple), "padding", name, "int or tuple(int)")
         if isinstance(padding, tuple) and len(padding) != 6:
             raise ValueError(f"For '{name}', the 'padding size' must be int and must = 6, but got {len(padding)}: "
                              f"{padding!r}.")
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, data_format, dtype=dtype)
-        _check_pad_mode("Conv3D", pad_mode)
+        validator.check_string(pad_mode, _PAD_MODES, "pad_mode", "Conv3D")
         if data_format != "NCDHW":
             raise ValueError(f"For 'Conv3D', the 'data_format' must be str and must be in '['NCDHW']', but got "
                              f"{data_format!r}.")
@@ -469,7 +447,7 @@ class Conv2dTranspose(_Conv):
         kernel_size = _twice(name, "kernel_size", kernel_size)
         stride = _twice(name, "stride", stride)
         dilation = _twice(name, "dilation", dilation)
-        _check_padding(name, padding)
+        validator.check_type(padding, (numbers.Integral, tuple), "padding", name, "int or tuple(int)")
         if isinstance(padding, tuple) and len(padding) != 4:
             raise ValueError(f"For '{name}', the 'padding size' must be int and must = 4, but got {len(padding)}: "
                              f"{padding!r}.")
@@ -481,7 +459,7 @@ class Conv2dTranspose(_Conv):
                              f"{len(output_padding)}: {output_padding!r}.")
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias,
                          weight_init, bias_init, transposed=True, dtype=dtype)
-        _check_pad_mode(name, pad_mode)
+        validator.check_string(pad_mode, _PAD_MODES, "pad_mode", name)
         pads = (int(padding),) * 4 if isinstance(padding, numbers.Integral) else tuple(padding)
         if pad_mode != "pad" and any(pads):
             raise ValueError(f"For 'Conv2DTranspose', the 'pad' must be zero or (0, 0, 0, 0) when 'pad_mode' is not "
@@ -572,7 +550,7 @@ class Conv1dTranspose(Conv2dTranspose):
         _Conv.__init__(self, in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode, padding,
                        (1, dilation), group, has_bias, weight_init, bias_init, transposed=True, dtype=dtype)
         self.padding = (0, 0, padding, padding)
-        _check_pad_mode(name, pad_mode)
+        validator.check_string(pad_mode, _PAD_MODES, "pad_mode", name)
         if pad_mode != "pad" and padding:
             raise ValueError(f"For 'Conv2DBackpropInput', the 'pad' must be zero or (0, 0, 0, 0) when 'pad_mode' is "
                              f"not \"pad\", but got 'pad' is {self.padding} and 'pad_mode' is {pad_mode}.")

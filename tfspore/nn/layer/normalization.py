@@ -19,12 +19,12 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import Initializer, initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.ops.function._layout import TO_NCHW, transposed_from
 
@@ -54,17 +54,6 @@ def _update_moving(param: Parameter, batch: tf.Tensor, keep: float) -> None:
     var.assign(var * k + tf.cast(tf.stop_gradient(batch), var.dtype) * (1 - k))
 
 
-def _check_momentum(name: str, momentum: Any) -> None:
-    if isinstance(momentum, bool) or not isinstance(momentum, numbers.Real) or momentum < 0 or momentum > 1:
-        raise ValueError(f"For '{name}', the 'momentum' must be a number in range [0, 1], but got {momentum!r}.")
-
-
-def _check_num_features(name: str, num_features: Any) -> None:
-    validator.check_type(num_features, [int], "num_features", name)
-    if num_features < 1:
-        raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got {num_features}.")
-
-
 class _BatchNorm(Cell):
     """Batch normalization over the channel dimension (dimension 1, or the last one for NHWC)."""
 
@@ -75,8 +64,8 @@ class _BatchNorm(Cell):
                  moving_var_init: Any = "ones", use_batch_statistics: bool | None = None, data_format: str = "NCHW",
                  dtype: Any = mstype.float32) -> None:
         super().__init__()
-        _check_num_features(self.cls_name, num_features)
-        _check_momentum(self.cls_name, momentum)
+        validator.check_positive_int(num_features, "num_features", self.cls_name)
+        validator.check_float_range(momentum, "momentum", self.cls_name, 0.0, 1.0)
         self.format = validator.check_string(data_format, ["NCHW", "NHWC"], "format", self.cls_name)
         target = _context.get_context("device_target")
         if target != "GPU" and self.format == "NHWC":
@@ -412,7 +401,7 @@ class _InstanceNorm(Cell):
                 raise TypeError(f"For '{name}', the type of '{key}' must be float32, but got {val.dtype}.")
         if num_features < 1:
             raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got {num_features}.")
-        _check_momentum(name, momentum)
+        validator.check_float_range(momentum, "momentum", name, 0.0, 1.0)
         self.num_features = num_features
         self.eps = eps
         self.moving_mean = Parameter(initializer("zeros", num_features, dtype=dtype), name="mean", requires_grad=False)

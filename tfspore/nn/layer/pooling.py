@@ -23,9 +23,9 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.layer._window import check_nonempty, check_window
 from tfspore.ops.function import _pool

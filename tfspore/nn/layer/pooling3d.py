@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.layer._window import check_window
 from tfspore.ops.operations import AvgPool3D

@@ -19,9 +19,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import to_tf
 
 __all__ = ["Unfold", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle"]
@@ -80,12 +80,6 @@ class Unfold(Cell):
         return _wrap(tf.transpose(y, [0, 3, 1, 2]))
 
 
-def _check_factor(name: str, arg: str, value: Any) -> int:
-    if not _is_int(value) or value < 1:
-        raise ValueError(f"For '{name}', the '{arg}' must be a positive int, but got {value!r}.")
-    return int(value)
-
-
 def _shuffle(v: tf.Tensor, r: int, name: str) -> tf.Tensor:
     if v.shape.rank is None or v.shape.rank < 3:
         raise ValueError(f"For '{name}', the dimension of 'input' must be at least 3, but got {v.shape.rank}.")
@@ -136,7 +130,7 @@ class PixelShuffle(Cell):
 
     def __init__(self, upscale_factor: int) -> None:
         super().__init__()
-        self.upscale_factor = _check_factor(self.cls_name, "upscale_factor", upscale_factor)
+        self.upscale_factor = validator.check_positive_int(upscale_factor, "upscale_factor", self.cls_name)
 
     def construct(self, input: Any) -> Tensor:  # noqa: A002
         return _wrap(_shuffle(to_tf(input), self.upscale_factor, "pixel_shuffle"))
@@ -164,7 +158,7 @@ class PixelUnshuffle(Cell):
 
     def __init__(self, downscale_factor: int) -> None:
         super().__init__()
-        self.downscale_factor = _check_factor(self.cls_name, "downscale_factor", downscale_factor)
+        self.downscale_factor = validator.check_positive_int(downscale_factor, "downscale_factor", self.cls_name)
 
     def construct(self, input: Any) -> Tensor:  # noqa: A002
         return _wrap(_unshuffle(to_tf(input), self.downscale_factor, "pixel_unshuffle"))

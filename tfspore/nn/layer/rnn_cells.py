@@ -19,12 +19,12 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import Uniform, initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
 from tfspore.ops.function.kernel_dtype import fast_matmul
 
@@ -40,27 +40,16 @@ def _is_tensor(value: Any) -> bool:
     return isinstance(value, (Tensor, tf.Tensor, tf.Variable))
 
 
-def _type_name(value: Any) -> str:
-    if isinstance(value, Tensor):
-        return f"Tensor[{value.dtype}]"
-    if isinstance(value, (tf.Tensor, tf.Variable)):
-        return f"Tensor[{mstype.from_tf_dtype(value.dtype)}]"
-    return type(value).__name__
-
-
 def check_is_tensor(name: str, value: Any, cls_name: str) -> None:
     """Raise TypeError unless ``value`` is None or a Tensor."""
     if value is not None and not _is_tensor(value):
-        raise TypeError(f"For '{cls_name}', the '{name}' must be 'Tensor', but got '{_type_name(value)}' "
-                        f"({value!r}).")
+        raise validator.type_error(value, name, cls_name, "a Tensor")
 
 
 def check_is_tuple(name: str, value: Any, length: int, cls_name: str) -> None:
     """Raise TypeError unless ``value`` is a tuple (or list) of ``length`` items."""
-    if not isinstance(value, (tuple, list)):
-        raise TypeError(f"For '{cls_name}', the '{name}' must be 'Tuple', but got '{_type_name(value)}'.")
-    if len(value) != length:
-        raise TypeError(f"For '{cls_name}', the length of '{name}' must be '{length}', but got '{len(value)}'.")
+    if not isinstance(value, (tuple, list)) or len(value) != length:  # MindSpore: TypeError for the length too
+        raise validator.type_error(value, name, cls_name, f"a tuple of {length} Tensors")
 
 
 def tf_dtype_of(value: Any) -> tf.DType:

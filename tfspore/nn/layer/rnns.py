@@ -25,11 +25,11 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
 from tfspore.nn.layer.basic import Dropout
 from tfspore.ops.function.kernel_dtype import fast_matmul

@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import to_tf
 
 __all__ = ["OneHot", "Tril", "Triu", "Roll", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag", "L1Regularizer",

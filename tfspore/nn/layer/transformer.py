@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional, Union
 import tensorflow as tf
 
 from tfspore import ops
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common import seed as _seed
 from tfspore.common.initializer import (HeUniform, Uniform, XavierNormal, XavierUniform,
@@ -28,7 +29,6 @@ from tfspore.common.initializer import (HeUniform, Uniform, XavierNormal, Xavier
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import GELU, ReLU
 from tfspore.nn.layer.basic import Dense, Dropout

@@ -16,6 +16,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common._tensor_promote import check_broadcast
 from tfspore.common.tensor import Tensor, _promote, _wrap
@@ -40,19 +41,7 @@ def check_is_tensor(param_name: str, value: Any, cls_name: str) -> None:
         TypeError: when ``value`` is neither None nor a Tensor.
     """
     if value is not None and not isinstance(value, (Tensor, tf.Tensor, tf.Variable)):
-        raise TypeError(f"For '{cls_name}', the '{param_name}' must be 'Tensor', but got "
-                        f"'{type(value).__name__}'.")
-
-
-def check_reduction(reduction: Any, cls_name: str, valid: tuple = _REDUCTIONS) -> str:
-    """Return ``reduction`` when it is one of ``valid``.
-
-    Raises:
-        ValueError: otherwise (MindSpore's message, with the value received).
-    """
-    if not isinstance(reduction, str) or reduction not in valid:
-        raise ValueError(f"For '{cls_name}', the 'reduction' must be in {list(valid)}, but got {reduction}.")
-    return reduction
+        raise validator.type_error(value, param_name, cls_name, "a Tensor")
 
 
 def ms_dtype_name(dt: tf.DType) -> str:
@@ -122,9 +111,7 @@ class LossBase(Cell):
 
     def __init__(self, reduction: str = "mean") -> None:
         super().__init__()
-        if reduction not in _REDUCTIONS:
-            raise ValueError(f"For '{self.cls_name}', the 'reduction' must be in ['mean', 'sum', 'none'], but got "
-                             f"{reduction}.")
+        validator.check_string(reduction, _REDUCTIONS, "reduction", self.cls_name)
         self.average = reduction != "sum"
         self.reduce = reduction != "none"
         # MindSpore's LossBase carries these primitives; custom losses call them in construct.

@@ -13,12 +13,12 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
-from tfspore.nn.loss._base import LossBase, check_is_tensor, check_reduction, ms_dtype_name, static_shape
+from tfspore.nn.loss._base import LossBase, check_is_tensor, ms_dtype_name, static_shape
 from tfspore.ops.function import _loss as F
 
 __all__ = ["SoftmaxCrossEntropyWithLogits", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss",
@@ -294,7 +294,7 @@ class BCEWithLogitsLoss(LossBase):
 
     def __init__(self, reduction: str = "mean", weight: Tensor | None = None, pos_weight: Tensor | None = None) -> None:
         super().__init__()
-        check_reduction(reduction, self.cls_name)
+        validator.check_string(reduction, ("mean", "sum", "none"), "reduction", self.cls_name)
         if isinstance(weight, Parameter):
             raise TypeError(f"For '{self.cls_name}', the 'weight' can not be a Parameter.")
         if isinstance(pos_weight, Parameter):
@@ -340,10 +340,7 @@ class KLDivLoss(LossBase):
 
     def __init__(self, reduction: str = "mean") -> None:
         super().__init__()
-        if not isinstance(reduction, str) or reduction not in _KL_REDUCTIONS:
-            raise ValueError(f"For '{self.cls_name}', the 'reduction' must be str and must be in "
-                             f"'{list(_KL_REDUCTIONS)}', but got '{reduction}'.")
-        self.reduction = reduction
+        self.reduction = validator.check_string(reduction, _KL_REDUCTIONS, "reduction", self.cls_name)
 
     def construct(self, logits: Any, labels: Any) -> Tensor:
         check_is_tensor("logits", logits, self.cls_name)

@@ -16,11 +16,11 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _wrap
 from tfspore._internal import validator
+from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.activation import LogSoftmax
-from tfspore.nn.loss._base import LossBase, check_is_tensor, check_reduction
+from tfspore.nn.loss._base import LossBase, check_is_tensor
 
 __all__ = ["FocalLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "TripletMarginLoss", "HingeEmbeddingLoss",
            "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginWithDistanceLoss"]
@@ -172,7 +172,7 @@ class MultiMarginLoss(LossBase):
             raise ValueError(f"For 'MultiMarginLoss', the 'p' must be 1 or 2, but got {p!r}.")
         validator.check_type(margin, [int, float], "margin", "MultiMarginLoss")
         self.p, self.margin = p, float(margin)
-        self.reduction = check_reduction(reduction, "MultiMarginLoss")
+        self.reduction = validator.check_string(reduction, ("mean", "sum", "none"), "reduction", "MultiMarginLoss")
         self.weight = weight
 
     def construct(self, x: Any, target: Any, weight: Any = None) -> Tensor:
@@ -220,7 +220,7 @@ class TripletMarginLoss(LossBase):
                  margin: float = 1.0) -> None:
         super().__init__()
         self.p, self.swap, self.eps, self.margin = p, swap, eps, margin
-        self.reduction = check_reduction(reduction, "TripletMarginLoss")
+        self.reduction = validator.check_string(reduction, ("mean", "sum", "none"), "reduction", "TripletMarginLoss")
 
     def _dist(self, a: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
         d = tf.abs(a - b + self.eps)
@@ -264,7 +264,7 @@ class HingeEmbeddingLoss(LossBase):
         super().__init__()
         validator.check_type(margin, [float, int], "margin", self.cls_name)
         self.margin = margin
-        self.reduction = check_reduction(reduction, self.cls_name)
+        self.reduction = validator.check_string(reduction, ("mean", "sum", "none"), "reduction", self.cls_name)
 
     def construct(self, logits: Any, labels: Any) -> Tensor:
         v = to_tf(logits)
@@ -345,7 +345,7 @@ class GaussianNLLLoss(LossBase):
             raise ValueError(f"For '{self.cls_name}', the 'eps' must be in range of (0, inf), but got {eps}.")
         validator.check_type(full, [bool], "full", self.cls_name)
         self.full, self.eps = full, eps
-        self.reduction = check_reduction(reduction, "gaussian_nll_loss")
+        self.reduction = validator.check_string(reduction, ("mean", "sum", "none"), "reduction", "gaussian_nll_loss")
 
     def construct(self, logits: Any, labels: Any, var: Any) -> Tensor:
         for arg, value in (("logits", logits), ("labels", labels), ("var", var)):

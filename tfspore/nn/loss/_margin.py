@@ -14,18 +14,12 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.loss._base import LossBase, binary, check_is_tensor, ms_dtype_name, reduce_loss, static_shape
 
 __all__ = ["CosineEmbeddingLoss", "MarginRankingLoss", "SoftMarginLoss", "MultilabelMarginLoss"]
-
-
-def _check_float_margin(margin: Any, cls_name: str) -> float:
-    if not isinstance(margin, float):
-        raise TypeError(f"For '{cls_name}', the type of 'margin' should be 'float', but got type "
-                        f"'{type(margin).__name__}'.")
-    return margin
 
 
 class CosineEmbeddingLoss(LossBase):
@@ -55,7 +49,7 @@ class CosineEmbeddingLoss(LossBase):
 
     def __init__(self, margin: float = 0.0, reduction: str = "mean") -> None:
         super().__init__(reduction)
-        _check_float_margin(margin, self.cls_name)
+        validator.check_type(margin, float, "margin", self.cls_name)
         if not -1.0 <= margin <= 1.0:
             raise ValueError(f"For '{self.cls_name}', the 'margin' must be in range of [-1.0, 1.0], but got {margin} "
                              f"with type 'float'.")
@@ -105,7 +99,7 @@ class MarginRankingLoss(LossBase):
 
     def __init__(self, margin: float = 0.0, reduction: str = "mean") -> None:
         super().__init__(reduction)
-        _check_float_margin(margin, self.cls_name)
+        validator.check_type(margin, float, "margin", self.cls_name)
         self.reduction = reduction
         self.margin = margin
 

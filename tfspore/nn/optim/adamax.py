@@ -18,11 +18,11 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["AdaMax"]

@@ -23,10 +23,10 @@ from typing import Any, Callable, Sequence
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _as, _tf, opt_init_args_register
 
 __all__ = ["LARS"]

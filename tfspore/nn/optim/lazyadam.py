@@ -16,11 +16,11 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore._internal import validator
 from tfspore.nn.optim.adam import _apply_adam, _bias_corrected_lr
 from tfspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 

@@ -17,10 +17,10 @@ from typing import Any, Sequence
 import tensorflow as tf
 from tensorflow.python.ops import resource_variable_ops
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore._internal import validator
 from tfspore.nn.optim.optimizer import Optimizer, _success, _tf, opt_init_args_register
 
 __all__ = ["Momentum"]

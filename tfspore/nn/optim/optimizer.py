@@ -23,12 +23,12 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer.container import CellList
 from tfspore.nn.learning_rate_schedule import LearningRateSchedule
 

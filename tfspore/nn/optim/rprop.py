@@ -21,8 +21,8 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor
 from tfspore._internal import validator
+from tfspore.common.tensor import Tensor
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["Rprop"]

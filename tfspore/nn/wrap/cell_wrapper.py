@@ -24,10 +24,10 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import validator
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.basic import Identity
 from tfspore.ops.composite._grad import GradOperation, _apply_param_hooks, _differentiate

@@ -134,3 +134,16 @@ def binary_through_nchw(fn: Any, a: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
     else:
         return fn(a, b)
     return tf.transpose(out, TO_NCHW)
+
+
+def concat_through_nchw(values: list, axis: int) -> tf.Tensor:
+    """``tf.concat(values, axis)`` of rank-4 tensors; when every value is the NCHW transpose of an NHWC
+    tensor (the branches of an Inception, Fire or DenseNet block), the NHWC tensors are concatenated along
+    the matching axis and one transpose follows (where the next layer's :func:`to_nhwc` cancels it), instead
+    of a transpose of every branch to NCHW and of the result back."""
+    if len(values) < 2 or values[0].shape.rank != 4 or not -4 <= axis < 4:
+        return tf.concat(values, axis)
+    srcs = [transposed_from(v, TO_NCHW) for v in values]
+    if any(s is None for s in srcs):
+        return tf.concat(values, axis)
+    return tf.transpose(tf.concat(srcs, TO_NCHW[axis % 4]), TO_NCHW)

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _wrap
 from tfspore._internal import validator as V
+from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function._layout import TO_NCHW, nchw_supported, to_nhwc
 from tfspore.ops.function._utils import pair, positive_pair, to_float, to_tf
 

@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator as V
 from tfspore.common import dtype as mstype
 from tfspore.common._tensor_promote import check_broadcast as broadcast_check
 from tfspore.common.tensor import Tensor, _as_tf, _promote, _result_dtype, _wrap, _wrap_nest  # noqa: F401
-from tfspore._internal import validator as V
 
 __all__ = []
 

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator as V
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _default_np, _wrap
-from tfspore._internal import validator as V
+from tfspore.ops.function._layout import concat_through_nchw
 from tfspore.ops.function._utils import binary, dims, norm_axis, shape_arg, tf_dtype, to_tf
 
 __all__ = [
@@ -502,7 +503,7 @@ def concat(tensors: Any, axis: int = 0) -> Tensor:
                                            for j, (x, y) in enumerate(zip(ref, s)) if j != a):
                 raise ValueError(f"For 'Concat', the shapes of all inputs must be equal except in 'axis' {axis}, but "
                                  f"got tensors[0] shape {tuple(ref)} and tensors[{i}] shape {tuple(s)}.")
-    return _wrap(tf.concat(ts, a))
+    return _wrap(concat_through_nchw(ts, a))
 
 
 cat = concat

@@ -13,8 +13,8 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _result_dtype, _wrap
 from tfspore._internal import validator as V
+from tfspore.common.tensor import Tensor, _result_dtype, _wrap
 from tfspore.ops.function._utils import binary, to_float, to_tf
 
 __all__ = [

@@ -18,9 +18,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _wrap
 from tfspore._internal import validator as V
-from tfspore.ops.function.kernel_dtype import kernel_dtype
+from tfspore.common.tensor import Tensor, _wrap
+from tfspore.ops.function.kernel_dtype import float32_for_half, kernel_dtype
 from tfspore.ops.function._layout import elementwise_through_nchw, gpu_visible, nchw_supported
 from tfspore.ops.function._utils import norm_axis, pads4, positive_pair, tf_dtype, to_float, to_tf
 
@@ -81,14 +81,18 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:  # noqa: A002
     """
     V.check_string(approximate, ("none", "tanh"), "approximate", "gelu")
     t = to_float(to_tf(input, "gelu", "input"))
-    return _wrap(_gelu_erf(t) if approximate == "none" else _gelu_tanh(t))
+    return _wrap(float32_for_half(_gelu_erf if approximate == "none" else _gelu_tanh, t))
+
+
+def _fast_gelu(t: tf.Tensor) -> tf.Tensor:
+    a = tf.abs(t)
+    return t / (1.0 + tf.exp(-1.702 * a)) * tf.exp(0.851 * (t - a))
 
 
 def fast_gelu(x: Any) -> Tensor:
     """``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``, MindSpore's FastGeLU."""
     t = to_float(to_tf(x, "fast_gelu", "x"))
-    a = tf.abs(t)
-    return _wrap(t / (1.0 + tf.exp(-1.702 * a)) * tf.exp(0.851 * (t - a)))
+    return _wrap(float32_for_half(_fast_gelu, t))
 
 
 def _softmax_axis(op: str, axis: Any, rank: int | None) -> Any:
@@ -128,7 +132,7 @@ def log_softmax(logits: Any, axis: int = -1) -> Tensor:
     """Log-softmax along ``axis``."""
     t = to_float(to_tf(logits, "LogSoftmax", "logits"))
     a = _softmax_axis("LogSoftmax", axis, t.shape.rank)
-    return _wrap(tf.nn.log_softmax(t, axis=a))
+    return _wrap(float32_for_half(lambda v: tf.nn.log_softmax(v, axis=a), t))
 
 
 def softmin(x: Any, axis: int = -1, *, dtype: Any = None) -> Tensor:
@@ -165,8 +169,12 @@ def celu(x: Any, alpha: float = 1.0) -> Tensor:
 def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:  # noqa: A002
     """``log(1 + exp(beta * x)) / beta``, linear where ``beta * x > threshold``."""
     t = to_float(to_tf(input, "softplus", "input"))
-    bx = t * tf.cast(beta, t.dtype)
-    return _wrap(tf.where(bx > threshold, t, tf.nn.softplus(bx) / tf.cast(beta, t.dtype)))
+
+    def fn(v: tf.Tensor) -> tf.Tensor:
+        bx = v * tf.cast(beta, v.dtype)
+        return tf.where(bx > threshold, v, tf.nn.softplus(bx) / tf.cast(beta, v.dtype))
+
+    return _wrap(float32_for_half(fn, t))
 
 
 def prelu(x: Any, weight: Any) -> Tensor:

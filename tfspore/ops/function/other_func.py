@@ -46,12 +46,17 @@ def depend(value: Any, expr: Any) -> Any:
         expr: a Tensor, an op result or a nested structure of them (non-tensors are ignored).
 
     Returns:
-        ``value``.
+        ``value``; a Parameter is returned as itself (its later reads see later assignments).
     """
     deps = _flat_tensors(expr)
     if not deps or tf.executing_eagerly():
         return value
     raw = _unwrap_nest(value)
+    if isinstance(raw, tf.Variable):
+        # A Parameter comes back as itself, as in MindSpore: later reads see later assignments
+        # (a snapshot would freeze it). TensorFlow orders the reads of a variable after the
+        # stateful ops before them in program order.
+        return value
 
     def ident(x: Any) -> Any:
         if isinstance(x, (tf.Tensor, tf.Variable)):

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator
 from tfspore.common.tensor import _wrap
 from tfspore.ops.function._utils import to_tf
 from tfspore.ops.primitive import Primitive, prim_attr_register
@@ -30,18 +31,6 @@ from tfspore.ops.primitive import Primitive, prim_attr_register
 __all__ = ["DynamicRNN", "DynamicGRUV2", "LSTM", "CTCLoss"]
 
 _FLOATS = (tf.float16, tf.float32)
-
-
-def _check_type(name: str, arg: str, v: Any, types: tuple, type_name: str) -> None:
-    if not isinstance(v, types) or (bool not in types and isinstance(v, bool)):
-        raise TypeError(f"For '{name}', the '{arg}' must be {type_name}, but got {type(v).__name__}.")
-
-
-def _check_choice(name: str, arg: str, v: Any, valid: tuple) -> None:
-    _check_type(name, arg, v, (str,), "str")
-    if v not in valid:
-        raise ValueError(f"For '{name}', the '{arg}' must be {' or '.join(repr(x) for x in valid)}, but got "
-                         f"'{v}'.")
 
 
 def _float_input(name: str, arg: str, x: Any) -> tf.Tensor:
@@ -88,20 +77,20 @@ class DynamicRNN(Primitive):
                  time_major: bool = True, activation: str = "tanh", forget_bias: float = 0.0,
                  is_training: bool = True) -> None:
         for arg, v in (("forget_bias", forget_bias), ("keep_prob", keep_prob), ("cell_clip", cell_clip)):
-            _check_type(self.name, arg, v, (float,), "float")
+            validator.check_type(v, (float,), arg, self.name, "float")
         for arg, v in (("cell_depth", cell_depth), ("num_proj", num_proj)):
-            _check_type(self.name, arg, v, (int,), "int")
+            validator.check_type(v, (int,), arg, self.name, "int")
         for arg, v in (("use_peephole", use_peephole), ("time_major", time_major), ("is_training", is_training)):
-            _check_type(self.name, arg, v, (bool,), "bool")
+            validator.check_type(v, (bool,), arg, self.name, "bool")
         if not 0.0 <= keep_prob <= 1.0:
             raise ValueError(f"For '{self.name}', the 'keep_prob' must be in [0.0, 1.0], but got {keep_prob}.")
         if num_proj < 0:
             raise ValueError(f"For '{self.name}', the 'num_proj' must be a non-negative int, but got {num_proj}.")
         if not time_major:
             raise ValueError(f"For '{self.name}', the 'time_major' must be True, but got {time_major}.")
-        _check_choice(self.name, "cell_type", cell_type, ("LSTM",))
-        _check_choice(self.name, "direction", direction, ("UNIDIRECTIONAL",))
-        _check_choice(self.name, "activation", activation, ("tanh",))
+        validator.check_string(cell_type, ("LSTM",), "cell_type", self.name)
+        validator.check_string(direction, ("UNIDIRECTIONAL",), "direction", self.name)
+        validator.check_string(activation, ("tanh",), "activation", self.name)
         if use_peephole or num_proj:
             raise NotImplementedError(f"For '{self.name}', tfspore does not implement 'use_peephole' or "
                                       f"'num_proj', but got {use_peephole} and {num_proj}.")
@@ -169,14 +158,14 @@ class DynamicGRUV2(Primitive):
                  cell_clip: float = -1.0, num_proj: int = 0, time_major: bool = True, activation: str = "tanh",
                  gate_order: str = "rzh", reset_after: bool = True, is_training: bool = True) -> None:
         for arg, v in (("keep_prob", keep_prob), ("cell_clip", cell_clip)):
-            _check_type(self.name, arg, v, (float,), "float")
+            validator.check_type(v, (float,), arg, self.name, "float")
         for arg, v in (("cell_depth", cell_depth), ("num_proj", num_proj)):
-            _check_type(self.name, arg, v, (int,), "int")
+            validator.check_type(v, (int,), arg, self.name, "int")
         for arg, v in (("time_major", time_major), ("reset_after", reset_after), ("is_training", is_training)):
-            _check_type(self.name, arg, v, (bool,), "bool")
-        _check_choice(self.name, "direction", direction, ("UNIDIRECTIONAL",))
-        _check_choice(self.name, "activation", activation, ("tanh",))
-        _check_choice(self.name, "gate_order", gate_order, ("zrh", "rzh"))
+            validator.check_type(v, (bool,), arg, self.name, "bool")
+        validator.check_string(direction, ("UNIDIRECTIONAL",), "direction", self.name)
+        validator.check_string(activation, ("tanh",), "activation", self.name)
+        validator.check_string(gate_order, ("zrh", "rzh"), "gate_order", self.name)
         if not time_major:
             raise ValueError(f"For '{self.name}', the 'time_major' must be True, but got {time_major}.")
         if num_proj:
@@ -253,7 +242,7 @@ class CTCLoss(Primitive):
         for arg, v in (("preprocess_collapse_repeated", preprocess_collapse_repeated),
                        ("ctc_merge_repeated", ctc_merge_repeated),
                        ("ignore_longer_outputs_than_inputs", ignore_longer_outputs_than_inputs)):
-            _check_type(self.name, arg, v, (bool,), "bool")
+            validator.check_type(v, (bool,), arg, self.name, "bool")
         self.init_prim_io_names(inputs=["inputs", "labels_indices", "labels_values", "sequence_length"],
                                 outputs=["loss", "gradient"])
 
@@ -323,10 +312,10 @@ class LSTM(Primitive):
                  dropout: float, proj_size: int = 0) -> None:
         for arg, v in (("input_size", input_size), ("hidden_size", hidden_size), ("num_layers", num_layers),
                        ("proj_size", proj_size)):
-            _check_type(self.name, arg, v, (int,), "int")
+            validator.check_type(v, (int,), arg, self.name, "int")
         for arg, v in (("has_bias", has_bias), ("bidirectional", bidirectional)):
-            _check_type(self.name, arg, v, (bool,), "bool")
-        _check_type(self.name, "dropout", dropout, (float,), "float")
+            validator.check_type(v, (bool,), arg, self.name, "bool")
+        validator.check_type(dropout, (float,), "dropout", self.name, "float")
         if min(input_size, hidden_size, num_layers) <= 0:
             raise ValueError(f"For '{self.name}', the 'input_size', 'hidden_size' and 'num_layers' must be positive, "
                              f"but got {input_size}, {hidden_size} and {num_layers}.")

@@ -12,10 +12,10 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import validator as V
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor, _wrap
-from tfspore._internal import validator as V
 from tfspore.ops.function import array_func as A
 from tfspore.ops.function import math_func as M
 from tfspore.ops.function._utils import norm_axis, tf_dtype, to_tf

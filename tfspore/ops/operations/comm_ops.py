@@ -22,7 +22,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.tensor import _wrap
-from tfspore.communication.management import GlobalComm
+from tfspore._internal import cluster
+from tfspore.communication.management import GlobalComm, group_ranks
 from tfspore.ops.function._utils import to_tf
 from tfspore.ops.primitive import Primitive, PrimitiveWithInfer, prim_attr_register
 
@@ -71,6 +72,35 @@ def _replica_context() -> tf.distribute.ReplicaContext | None:
     return ctx
 
 
+def _one_replica_per_process() -> tf.distribute.Strategy | None:
+    """The strategy ``init()`` created, when this call is outside ``strategy.run`` (MindSpore's case).
+
+    Each process then holds one replica, so a collective called directly (PYNATIVE code, a GRAPH_MODE
+    Cell called outside Model) runs through ``strategy.run`` with this process's tensor.
+    """
+    strategy = cluster.communication_strategy()
+    if strategy is None or tf.distribute.get_replica_context() is not None or not tf.distribute.has_strategy() \
+            or tf.distribute.get_strategy() is not strategy or len(strategy.extended.worker_devices) != 1:
+        return None
+    return strategy
+
+
+def _collective(name: str, group: str, fn: Any, *tensors: tf.Tensor) -> Any:
+    """``fn(ctx, *tensors)`` with the replica context of all ranks, or ``fn(None, *tensors)`` for a group of one.
+
+    Raises:
+        NotImplementedError: for a group that holds only some of the ranks.
+    """
+    if group_ranks(group) is not None:
+        raise NotImplementedError(f"For '{name}', collectives over a group of only some ranks are not available on "
+                                  f"tf.distribute yet, but got group {group!r} with ranks {group_ranks(group)}.")
+    strategy = _one_replica_per_process()
+    if strategy is None:
+        return fn(_replica_context(), *tensors)
+    result = strategy.run(lambda *ts: fn(_replica_context(), *ts), args=tensors)
+    return tf.nest.map_structure(lambda v: strategy.experimental_local_results(v)[0], result)
+
+
 def _gather_stacked(ctx: tf.distribute.ReplicaContext, t: tf.Tensor) -> tf.Tensor:
     """``[num_replicas, *t.shape]``: every replica's ``t``, in replica order."""
     return ctx.all_gather(tf.expand_dims(t, 0), axis=0)
@@ -114,10 +144,8 @@ class AllReduce(Primitive):
 
     def __call__(self, x: Any) -> Any:
         t = to_tf(x, self.name, "x")
-        ctx = _replica_context()
-        if ctx is None:
-            return _wrap(tf.identity(t))
-        return _wrap(_all_reduce(ctx, self.op, t))
+        return _wrap(_collective(self.name, self.group,
+                                 lambda ctx, v: tf.identity(v) if ctx is None else _all_reduce(ctx, self.op, v), t))
 
 
 class AllGather(PrimitiveWithInfer):
@@ -144,10 +172,8 @@ class AllGather(PrimitiveWithInfer):
         t = to_tf(x, self.name, "x")
         if t.shape.rank == 0:
             raise ValueError(f"For '{self.name}', the 'x shape' rank must be positive, but got shape {t.shape}.")
-        ctx = _replica_context()
-        if ctx is None:
-            return _wrap(tf.identity(t))
-        return _wrap(ctx.all_gather(t, axis=0))
+        return _wrap(_collective(self.name, self.group,
+                                 lambda ctx, v: tf.identity(v) if ctx is None else ctx.all_gather(v, axis=0), t))
 
 
 class ReduceScatter(Primitive):
@@ -170,10 +196,11 @@ class ReduceScatter(Primitive):
         self.add_prim_attr("no_eliminate", True)
 
     def __call__(self, x: Any) -> Any:
-        t = to_tf(x, self.name, "x")
-        ctx = _replica_context()
+        return _wrap(_collective(self.name, self.group, self._scatter, to_tf(x, self.name, "x")))
+
+    def _scatter(self, ctx: tf.distribute.ReplicaContext | None, t: tf.Tensor) -> tf.Tensor:
         if ctx is None:
-            return _wrap(tf.identity(t))
+            return tf.identity(t)
         n = ctx.num_replicas_in_sync
         first = t.shape[0] if t.shape.rank else None
         if first is not None and first % n:
@@ -181,7 +208,7 @@ class ReduceScatter(Primitive):
                              f"size {n}, but got shape {t.shape.as_list()}.")
         reduced = _all_reduce(ctx, self.op, t)
         parts = tf.reshape(reduced, tf.concat([[n, -1], tf.shape(t)[1:]], 0))
-        return _wrap(tf.gather(parts, ctx.replica_id_in_sync_group))
+        return tf.gather(parts, ctx.replica_id_in_sync_group)
 
 
 class Reduce(PrimitiveWithInfer):
@@ -202,8 +229,8 @@ class Reduce(PrimitiveWithInfer):
 
     def __call__(self, x: Any) -> Any:
         t = to_tf(x, self.name, "x")
-        ctx = _replica_context()
-        return _wrap(tf.identity(t) if ctx is None else _all_reduce(ctx, self.op, t))
+        return _wrap(_collective(self.name, self.group,
+                                 lambda ctx, v: tf.identity(v) if ctx is None else _all_reduce(ctx, self.op, v), t))
 
 
 class Broadcast(PrimitiveWithInfer):
@@ -228,13 +255,16 @@ class Broadcast(PrimitiveWithInfer):
         if not isinstance(x, (tuple, list)):
             raise TypeError(f"For '{self.name}', the input must be a tuple of Tensors, but got {type(x).__name__}.")
         ts = [to_tf(v, self.name, "x") for v in x]
-        ctx = _replica_context()
+        out = _collective(self.name, self.group, self._broadcast, *ts)
+        return tuple(_wrap(t) for t in out)
+
+    def _broadcast(self, ctx: tf.distribute.ReplicaContext | None, *ts: tf.Tensor) -> tuple:
         if ctx is None:
-            return tuple(_wrap(tf.identity(t)) for t in ts)
+            return tuple(tf.identity(t) for t in ts)
         n = ctx.num_replicas_in_sync
         if not 0 <= self.root_rank < n:
             raise ValueError(f"For '{self.name}', the 'root_rank' must be in [0, {n}), but got {self.root_rank}.")
-        return tuple(_wrap(_gather_stacked(ctx, t)[self.root_rank]) for t in ts)
+        return tuple(_gather_stacked(ctx, t)[self.root_rank] for t in ts)
 
 
 class AlltoAll(PrimitiveWithInfer):

@@ -13,8 +13,8 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _wrap
 from tfspore._internal import validator as V
+from tfspore.common.tensor import Tensor, _wrap
 from tfspore.ops.function import nn_func as N
 from tfspore.ops.function.kernel_dtype import kernel_dtype
 from tfspore.ops.function._layout import nchw_supported

@@ -5,9 +5,9 @@ import logging
 import os
 import stat
 
+from tfspore._internal import validator
 from tfspore.train import serialization as _ser
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore._internal import validator
 from tfspore.train.callback._paths import make_directory
 
 _logger = logging.getLogger("tfspore")

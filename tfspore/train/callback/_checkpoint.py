@@ -22,12 +22,12 @@ import stat
 import time
 from typing import Any, Callable
 
+from tfspore._internal import validator
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.train import serialization as _ser
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore._internal import validator
 from tfspore.train.callback._paths import make_directory
 
 _logger = logging.getLogger("tfspore")

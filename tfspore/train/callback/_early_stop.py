@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.train.callback._callback import Callback, RunContext, _handle_loss, _is_tensor, _to_numpy
 from tfspore._internal import validator
+from tfspore.train.callback._callback import Callback, RunContext, _handle_loss, _is_tensor, _to_numpy
 
 _logger = logging.getLogger("tfspore")
 

@@ -45,9 +45,9 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor
 from tfspore.train.callback._paths import make_directory
-from tfspore.train.callback._summary_collector import check_value_type
 
 _logger = logging.getLogger("tfspore")
 
@@ -188,7 +188,7 @@ class SummaryLandscape:
             _logger.info("SummaryLandscape evaluates the landscapes in this process; device_ids %s are accepted.",
                          device_ids)
         if collect_landscape is not None:
-            check_value_type("collect_landscape", collect_landscape, [dict], self.__class__.__name__)
+            validator.check_type(collect_landscape, [dict], "collect_landscape", self.__class__.__name__)
             self._check_collect_landscape_data(collect_landscape)
         json_path = os.path.join(self._ckpt_dir, "train_metadata.json")
         if collect_landscape is not None:
@@ -368,19 +368,19 @@ class SummaryLandscape:
 
     # ------------------------------------------------------------------ validation
     def _check_unit(self, unit: Any) -> None:
-        check_value_type("unit", unit, str, self.__class__.__name__)
+        validator.check_type(unit, str, "unit", self.__class__.__name__)
         if unit not in ("step", "epoch"):
             raise ValueError(f'For "{self.__class__.__name__}", the "unit" in train_metadata.json should be step or '
                              f'epoch, but got the: {unit}')
 
     def _check_landscape_size(self, landscape_size: Any) -> None:
-        check_value_type("landscape_size", landscape_size, int, self.__class__.__name__)
+        validator.check_type(landscape_size, int, "landscape_size", self.__class__.__name__)
         if landscape_size < 3 or landscape_size > 256:
             raise ValueError(f'For "{self.__class__.__name__}", "landscape_size" in train_metadata.json should be '
                              f'between 3 and 256, but got the: {landscape_size}')
 
     def _check_create_landscape(self, create_landscape: Any) -> None:
-        check_value_type("create_landscape", create_landscape, dict, self.__class__.__name__)
+        validator.check_type(create_landscape, dict, "create_landscape", self.__class__.__name__)
         for param, value in create_landscape.items():
             if param not in ("train", "result"):
                 raise ValueError(f'For "{self.__class__.__name__}", the key of "create_landscape" should be in '
@@ -388,12 +388,12 @@ class SummaryLandscape:
             if len(create_landscape) < 2:
                 raise ValueError(f'For "{self.__class__.__name__}", the key of "create_landscape" should be train '
                                  f'and result, but only got the: {param}')
-            check_value_type(param, value, bool, self.__class__.__name__)
+            validator.check_type(value, bool, param, self.__class__.__name__)
 
     def _check_intervals(self, intervals: Any) -> None:
-        check_value_type("intervals", intervals, list, self.__class__.__name__)
+        validator.check_type(intervals, list, "intervals", self.__class__.__name__)
         for interval in intervals:
-            check_value_type("each interval in intervals", interval, list, self.__class__.__name__)
+            validator.check_type(interval, list, "each interval in intervals", self.__class__.__name__)
             if len(interval) < 3:
                 raise ValueError(f'For "{self.__class__.__name__}", the length of each list in "intervals" should '
                                  f'not be less than three, but got the: {interval}.')
@@ -403,7 +403,7 @@ class SummaryLandscape:
                                     f'be int, but got the: {type(j)}.')
 
     def _check_device_ids(self, device_ids: Any) -> None:
-        check_value_type("device_ids", device_ids, list, self.__class__.__name__)
+        validator.check_type(device_ids, list, "device_ids", self.__class__.__name__)
         for i in device_ids:
             if not isinstance(i, int) or isinstance(i, bool):
                 raise TypeError(f'For "{self.__class__.__name__}.gen_landscapes_with_multi_process", the parameter '
@@ -423,7 +423,7 @@ class SummaryLandscape:
         if "unit" in collect_landscape:
             self._check_unit(collect_landscape["unit"])
         if "num_samples" in collect_landscape:
-            check_value_type("num_samples", collect_landscape["num_samples"], int, self.__class__.__name__)
+            validator.check_type(collect_landscape["num_samples"], int, "num_samples", self.__class__.__name__)
         if "create_landscape" in collect_landscape:
             self._check_create_landscape(collect_landscape["create_landscape"])
         if "intervals" in collect_landscape:
@@ -444,10 +444,10 @@ class SummaryLandscape:
                 if str(epoch) not in model_params_file_map:
                     raise ValueError(f'For "{self.__class__.__name__}", the "model_params_file_map" in '
                                      f'train_metadata.json does not exist {epoch}th checkpoint in intervals.')
-        check_value_type("step_per_epoch", json_file_data["step_per_epoch"], int, self.__class__.__name__)
+        validator.check_type(json_file_data["step_per_epoch"], int, "step_per_epoch", self.__class__.__name__)
         self._check_landscape_size(json_file_data["landscape_size"])
         self._check_unit(json_file_data["unit"])
-        check_value_type("num_samples", json_file_data["num_samples"], int, self.__class__.__name__)
+        validator.check_type(json_file_data["num_samples"], int, "num_samples", self.__class__.__name__)
         self._check_create_landscape(json_file_data["create_landscape"])
 
 

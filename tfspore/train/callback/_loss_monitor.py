@@ -5,8 +5,8 @@ import math
 
 import numpy as np
 
-from tfspore.train.callback._callback import Callback, RunContext, _handle_loss
 from tfspore._internal import validator
+from tfspore.train.callback._callback import Callback, RunContext, _handle_loss
 
 
 class LossMonitor(Callback):

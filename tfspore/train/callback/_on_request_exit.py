@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from tfspore._internal import validator
 from tfspore.train import serialization as _ser
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore._internal import validator
 from tfspore.train.callback._paths import make_directory
 
 _logger = logging.getLogger("tfspore")

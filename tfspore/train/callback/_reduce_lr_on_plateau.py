@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore._internal import validator
 from tfspore.train.callback._early_stop import _check_mode, _lower_is_better, _monitor_value
 
 _API = "ReduceLROnPlateau"

@@ -41,6 +41,7 @@ from typing import Any, Callable
 import numpy as np
 
 from tfspore import context as _context
+from tfspore._internal import validator
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.train.callback._callback import Callback, RunContext
@@ -51,34 +52,6 @@ _logger = logging.getLogger("tfspore")
 HYPER_CONFIG_ENV_NAME = "MINDINSIGHT_HYPER_CONFIG"
 HYPER_CONFIG_LEN_LIMIT = 100000
 _TRAIN, _EVAL = "train", "eval"
-
-
-def _type_error(arg_name: str, value: Any, valid_types: tuple, api: str) -> TypeError:
-    names = [t.__name__ for t in valid_types]
-    return TypeError(f"For `{arg_name}` the type should be a valid type of {names}, but got "
-                     f"{type(value).__name__} (value {value!r}, in '{api}').")
-
-
-def check_value_type(arg_name: str, value: Any, valid_types: Any, api: str = "SummaryCollector") -> Any:
-    """MindSpore's summary ``check_value_type`` (a bool is not an int), with the value and the API added.
-
-    Args:
-        arg_name: the argument's name.
-        value: the value received.
-        valid_types: a type or a list of types.
-        api: the API named in the message.
-
-    Returns:
-        The value.
-
-    Raises:
-        TypeError: ``For `collect_freq` the type should be a valid type of ['int'], but got float (value 1.0, in
-            'SummaryCollector').``
-    """
-    valid_types = tuple(valid_types) if isinstance(valid_types, (list, tuple)) else (valid_types,)
-    if (isinstance(value, bool) and bool not in valid_types) or not isinstance(value, valid_types):
-        raise _type_error(arg_name, value, valid_types, api)
-    return value
 
 
 class LineageMetadata:
@@ -200,14 +173,14 @@ class SummaryCollector(Callback):
         self._max_file_size = max_file_size
         from tfspore.train.summary.summary_record import process_export_options  # pylint: disable=C0415
         self._export_options = process_export_options(export_options)
-        check_value_type("keep_default_action", keep_default_action, bool)
+        validator.check_type(keep_default_action, bool, "keep_default_action", "SummaryCollector")
 
         self._collect_specified_data = self._process_specified_data(collect_specified_data, keep_default_action)
         _logger.debug("For 'collect_specified_data' the value after processing is: %s.",
                      self._collect_specified_data)
 
         landscape = self._collect_specified_data.get("collect_landscape", None)
-        check_value_type("collect_landscape", landscape, [dict, type(None)])
+        validator.check_type(landscape, [dict, type(None)], "collect_landscape", "SummaryCollector")
         self._is_collect_landscape = bool(landscape)
         self._model_params_file_map: dict = {}
         self._epoch_group: dict = defaultdict(list)
@@ -245,24 +218,21 @@ class SummaryCollector(Callback):
     def _check_positive(self, name: str, value: Any, allow_none: bool = False) -> None:
         if allow_none and value is None:
             return
-        check_value_type(name, value, int)
-        if value <= 0:
-            raise ValueError(f'For "{self.__class__.__name__}", the value of `{name}` should be greater than 0, '
-                             f'but got `{value}`.')
+        validator.check_positive_int(value, name, self.__class__.__name__)
 
     def _process_specified_data(self, specified_data: Any, action: bool) -> dict:
-        check_value_type("collect_specified_data", specified_data, [dict, type(None)])
+        validator.check_type(specified_data, [dict, type(None)], "collect_specified_data", "SummaryCollector")
         if specified_data is None:
             return dict(self._DEFAULT_SPECIFIED_DATA) if action else {}
         for param_name in specified_data:
-            check_value_type(param_name, param_name, [str])
+            validator.check_type(param_name, [str], param_name, "SummaryCollector")
         unexpected = set(specified_data) - set(self._DEFAULT_SPECIFIED_DATA)
         if unexpected:
             raise ValueError(f'For "{self.__class__.__name__}", the keys {unexpected} of `collect_specified_data` are '
                              f'unsupported, expect the follow keys: {list(self._DEFAULT_SPECIFIED_DATA.keys())}')
         if "histogram_regular" in specified_data:
             regular = specified_data.get("histogram_regular")
-            check_value_type("histogram_regular", regular, (str, type(None)))
+            validator.check_type(regular, (str, type(None)), "histogram_regular", "SummaryCollector")
             if isinstance(regular, str):
                 try:
                     re.match(regular, "")
@@ -272,7 +242,7 @@ class SummaryCollector(Callback):
         bool_items = set(self._DEFAULT_SPECIFIED_DATA) - {"histogram_regular", "collect_landscape"}
         for item in sorted(bool_items):
             if item in specified_data:
-                check_value_type(item, specified_data.get(item), bool)
+                validator.check_type(specified_data.get(item), bool, item, "SummaryCollector")
         if action:
             result = dict(self._DEFAULT_SPECIFIED_DATA)
             result.update(specified_data)
@@ -287,27 +257,27 @@ class SummaryCollector(Callback):
             raise ValueError(f'For "{name}", the keys {unexpected} of `collect_landscape` are unsupported, expect the '
                              f'follow keys: {list(defaults.keys())}')
         size = collect_landscape.get("landscape_size", 40)
-        check_value_type("landscape_size", size, int)
+        validator.check_type(size, int, "landscape_size", "SummaryCollector")
         if size < 3 or size > 256:
             raise ValueError(f'For "{name}", the "landscape_size" in collect_specified_data should be less than 256 '
                              f'and more than 3, but got the: {size}')
         unit = collect_landscape.get("unit", "step")
-        check_value_type("unit", unit, str)
+        validator.check_type(unit, str, "unit", "SummaryCollector")
         if unit not in ("step", "epoch"):
             raise ValueError(f'For "{name}", unit in collect_specified_data should be step or epoch, but got the: '
                              f'{unit}.')
-        check_value_type("num_samples", collect_landscape.get("num_samples", 2048), int)
+        validator.check_type(collect_landscape.get("num_samples", 2048), int, "num_samples", "SummaryCollector")
         create = collect_landscape.get("create_landscape", {"train": True, "result": True})
-        check_value_type("create_landscape", create, dict)
+        validator.check_type(create, dict, "create_landscape", "SummaryCollector")
         for param, value in create.items():
             if param not in ("train", "result"):
                 raise ValueError(f'For "{name}", the key to create landscape should be in ["train", "result"], but '
                                  f'got the: {param}.')
-            check_value_type(param, value, bool)
+            validator.check_type(value, bool, param, "SummaryCollector")
         intervals = collect_landscape.get("intervals")
-        check_value_type("intervals", intervals, list)
+        validator.check_type(intervals, list, "intervals", "SummaryCollector")
         for interval in intervals:
-            check_value_type("each interval inintervals", interval, list)
+            validator.check_type(interval, list, "each interval in intervals", "SummaryCollector")
             if len(interval) < 3:
                 raise ValueError(f'For "{name}", the length of each list in "intervals" should not be less than '
                                  f'three, but got the: {interval}')
@@ -327,10 +297,10 @@ class SummaryCollector(Callback):
 
     @staticmethod
     def _check_custom_lineage_type(param_name: str, custom_lineage: Any) -> None:
-        check_value_type(param_name, custom_lineage, [dict, type(None)])
+        validator.check_type(custom_lineage, [dict, type(None)], param_name, "SummaryCollector")
         for key, value in custom_lineage.items():
-            check_value_type(f"{param_name} -> {key}", key, str)
-            check_value_type(f"the value of {param_name} -> {key}", value, (int, str, float))
+            validator.check_type(key, str, f"keys of {param_name}", "SummaryCollector")
+            validator.check_type(value, (int, str, float), f"{param_name}[{key!r}]", "SummaryCollector")
 
     @staticmethod
     def _collect_optimizer_custom_lineage_data() -> dict:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tfspore.train.callback._callback import Callback, RunContext
 from tfspore._internal import validator
+from tfspore.train.callback._callback import Callback, RunContext
 
 
 class TimeMonitor(Callback):
@@ -39,8 +39,6 @@ class TimeMonitor(Callback):
 
     def __init__(self, data_size: int | None = None, data_time: bool = False) -> None:
         super().__init__()
-        if data_size is not None:  # MindSpore checks it only at the first epoch end (0 means the epoch's steps)
-            validator.check_non_negative_int(data_size, "data_size", "TimeMonitor")
         self.data_size = data_size
         self.epoch_time = time.time()
         validator.check_bool(data_time, "data_time", "TimeMonitor")

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.common.tensor import Tensor
 from tfspore._internal import validator
+from tfspore.common.tensor import Tensor
 from tfspore.train.metrics import _surface
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 

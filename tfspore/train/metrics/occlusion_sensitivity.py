@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from tfspore._internal import validator
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
-from tfspore._internal import validator
 from tfspore.train.metrics.metric import Metric, rearrange_inputs
 
 __all__ = ["OcclusionSensitivity"]

@@ -1,0 +1,224 @@
+"""The multi-process cluster a tfspore process belongs to, and the ``tf.distribute`` strategy over it.
+
+MindSpore runs one process per device and finds its peers through the environment ``msrun`` or
+``mpirun`` sets. tfspore reads the same environment and builds TensorFlow's description of the
+cluster from it:
+
+- ``TF_CONFIG`` (set by ``tfspore launch``, or by hand): used as it is;
+- OpenMPI's ``OMPI_COMM_WORLD_RANK`` / ``OMPI_COMM_WORLD_SIZE`` (``mpirun -n N python train.py`` on
+  one host): a ``TF_CONFIG`` with one gRPC address per rank on ``127.0.0.1``, from port
+  ``TFSPORE_MASTER_PORT`` (default 8118) upwards.
+
+TensorFlow accepts its collective-ops configuration only before its runtime starts (before the
+first op runs), while MindSpore scripts call ``init()`` after they have built tensors. So
+:func:`configure_at_startup` runs when tfspore is imported: when the environment describes a
+cluster of several processes, it sets the collective leader and the coordination service (no
+network traffic, nothing started). :func:`create_strategy` builds the
+``MultiWorkerMirroredStrategy`` later, when ``init()`` asks for it.
+
+This module imports nothing from the other tfspore packages.
+
+Example:
+    >>> from tfspore._internal import cluster
+    >>> cluster.cluster_size()   # a plain process
+    1
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional
+
+import tensorflow as tf
+
+__all__ = ["ClusterError", "cluster_size", "cluster_rank", "local_rank", "local_size", "configure_at_startup",
+           "create_strategy", "communication_strategy", "set_communication_strategy", "collectives_configured"]
+
+_DEFAULT_MASTER_PORT = 8118
+_JOBS = ("chief", "worker")
+_state: dict = {"strategy": None, "configured": False, "error": None}
+
+
+class ClusterError(RuntimeError):
+    """The environment describes a cluster that tfspore cannot join."""
+
+
+def _env_int(name: str) -> Optional[int]:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ClusterError(f"The environment variable {name} must be an int, but got {value!r}.") from None
+
+
+def _tf_config() -> Optional[dict]:
+    raw = os.environ.get("TF_CONFIG")
+    if not raw:
+        return None
+    try:
+        config = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ClusterError(f"The environment variable TF_CONFIG is not valid JSON ({exc}): {raw!r}.") from None
+    if not isinstance(config, dict) or not isinstance(config.get("cluster", {}), dict):
+        raise ClusterError(f"The environment variable TF_CONFIG must be a JSON object with a 'cluster' object, "
+                           f"but got {raw!r}.")
+    return config
+
+
+def _workers(config: dict) -> list:
+    cluster = config.get("cluster", {})
+    return [(job, i) for job in _JOBS for i in range(len(cluster.get(job, [])))]
+
+
+def _ompi_tf_config() -> Optional[str]:
+    """A ``TF_CONFIG`` for the ranks of an ``mpirun`` on one host, or None outside ``mpirun``."""
+    rank, size = _env_int("OMPI_COMM_WORLD_RANK"), _env_int("OMPI_COMM_WORLD_SIZE")
+    if rank is None or size is None or size <= 1:
+        return None
+    local_size = _env_int("OMPI_COMM_WORLD_LOCAL_SIZE")
+    if local_size is not None and local_size != size:
+        raise ClusterError(
+            f"mpirun started {size} ranks on several hosts ({local_size} on this one): tfspore needs each rank's "
+            "address, which OpenMPI's environment does not give. Launch with 'tfspore launch' (one per host, "
+            "with --node_rank), or export TF_CONFIG for each rank.")
+    port = _env_int("TFSPORE_MASTER_PORT") or _DEFAULT_MASTER_PORT
+    workers = [f"127.0.0.1:{port + i}" for i in range(size)]
+    return json.dumps({"cluster": {"worker": workers}, "task": {"type": "worker", "index": rank}})
+
+
+def _cluster() -> Optional[dict]:
+    """The ``TF_CONFIG`` of a cluster of several processes (from the environment), or None."""
+    config = _tf_config()
+    if config is None:
+        raw = _ompi_tf_config()
+        if raw is None:
+            return None
+        os.environ["TF_CONFIG"] = raw
+        config = json.loads(raw)
+    if len(_workers(config)) <= 1:
+        return None
+    task = config.get("task", {})
+    if task.get("type") not in _JOBS or not isinstance(task.get("index"), int):
+        raise ClusterError(f"The 'task' of TF_CONFIG must name a 'worker' or 'chief' task and its int 'index', but "
+                           f"got {task!r}.")
+    if (task["type"], task["index"]) not in _workers(config):
+        raise ClusterError(f"The 'task' {task!r} of TF_CONFIG is not in its cluster {config['cluster']!r}.")
+    return config
+
+
+def cluster_size() -> int:
+    """The number of processes in the cluster (1 for a plain process)."""
+    config = _cluster()
+    return 1 if config is None else len(_workers(config))
+
+
+def cluster_rank() -> int:
+    """This process's index in the cluster: chief tasks first, then workers (0 for a plain process)."""
+    config = _cluster()
+    if config is None:
+        return 0
+    task = config["task"]
+    return _workers(config).index((task["type"], task["index"]))
+
+
+def local_rank() -> int:
+    """This process's index among the cluster's processes on this host (``LOCAL_RANK``, else 0)."""
+    value = _env_int("LOCAL_RANK")
+    if value is None:
+        value = _env_int("OMPI_COMM_WORLD_LOCAL_RANK")
+    return 0 if value is None else value
+
+
+def local_size() -> int:
+    """The number of the cluster's processes on this host (``LOCAL_RANK_SIZE``, else 1)."""
+    value = _env_int("LOCAL_RANK_SIZE")
+    if value is None:
+        value = _env_int("OMPI_COMM_WORLD_LOCAL_SIZE")
+    return 1 if value is None else value
+
+
+def collectives_configured() -> bool:
+    """Whether :func:`configure_at_startup` configured TensorFlow's collectives for a cluster."""
+    return bool(_state["configured"])
+
+
+def configure_at_startup() -> None:
+    """Configure TensorFlow's collectives for the environment's cluster, before TensorFlow's runtime starts.
+
+    Does nothing in a plain process, when TensorFlow's runtime already runs, or a second time. An
+    environment that describes a cluster tfspore cannot join is remembered and raised by
+    :func:`create_strategy`.
+    """
+    # pylint: disable=import-outside-toplevel
+    from tensorflow.python.distribute import multi_worker_util
+    from tensorflow.python.eager import context as tf_context
+    if _state["configured"]:
+        return
+    try:
+        config = _cluster()
+    except ClusterError as exc:
+        _state["error"] = exc
+        return
+    ctx = tf_context.context()
+    if config is None or ctx._context_handle is not None:  # pylint: disable=protected-access
+        return
+    resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    spec = multi_worker_util.normalize_cluster_spec(resolver.cluster_spec())
+    task_type, task_id = resolver.task_type, resolver.task_id
+    # The same settings as MultiWorkerMirroredStrategy's, which then leaves them as they are.
+    ctx.configure_collective_ops(
+        collective_leader=multi_worker_util.collective_leader(spec, task_type, task_id),
+        scoped_allocator_enabled_ops=("CollectiveReduce",),
+        device_filters=(f"/job:{task_type}/task:{task_id}",))
+    timeout_s = _env_int("MS_TOPO_TIMEOUT")
+    jobs = [_coordinated_job(job, spec.num_tasks(job)) for job in _JOBS if job in spec.jobs]
+    ctx.configure_coordination_service(
+        service_type="standalone", service_leader=multi_worker_util.coordination_leader(spec),
+        cluster_register_timeout_in_ms=max(timeout_s or 0, 0) * 1000, coordinated_jobs=jobs)
+    _state["configured"] = True
+
+
+def _coordinated_job(name: str, num_tasks: int) -> Any:
+    from tensorflow.compiler.xla.tsl.protobuf import coordination_config_pb2  # pylint: disable=import-outside-toplevel
+    return coordination_config_pb2.CoordinatedJob(name=name, num_tasks=num_tasks)
+
+
+def create_strategy() -> Optional[tf.distribute.Strategy]:
+    """The ``MultiWorkerMirroredStrategy`` over the environment's cluster (None for a plain process).
+
+    Collectives run over gRPC (ring) on CPUs and through NCCL on GPUs. Its variables take rank 0's
+    initial values.
+
+    Raises:
+        ClusterError: when the environment describes a cluster tfspore cannot join, or when
+            TensorFlow's runtime started before tfspore was imported (the collectives can then no
+            longer be configured).
+    """
+    if _state["error"] is not None:
+        raise _state["error"]
+    config = _cluster()
+    if config is None:
+        return None
+    if not _state["configured"]:
+        configure_at_startup()
+    if not _state["configured"]:
+        raise ClusterError(
+            "For 'init', TensorFlow's runtime started before tfspore was imported, so its collectives can no "
+            "longer be configured for the cluster in TF_CONFIG. Import tfspore (or mindspore through "
+            "'tfspore run' / 'tfspore launch') before running any TensorFlow op.")
+    impl = tf.distribute.experimental.CommunicationImplementation
+    gpus = tf.config.list_physical_devices("GPU")
+    options = tf.distribute.experimental.CommunicationOptions(implementation=impl.NCCL if gpus else impl.RING)
+    return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+
+
+def communication_strategy() -> Optional[tf.distribute.Strategy]:
+    """The strategy ``init()`` created over the cluster, or None."""
+    return _state["strategy"]
+
+
+def set_communication_strategy(strategy: Optional[tf.distribute.Strategy]) -> None:
+    """Record (or, with None, forget) the strategy ``init()`` created."""
+    _state["strategy"] = strategy

@@ -1,0 +1,1 @@
+"""``tfspore.parallel.cluster``: the ``msrun``-style launcher (``tfspore launch``); see :mod:`.run`."""
