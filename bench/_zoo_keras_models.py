@@ -455,7 +455,8 @@ def main(argv=None) -> None:
 
     print(f"ZOO_KERAS_FIT_START {time.time():.6f}", flush=True)
     start = time.perf_counter()
-    model.fit(x, y, batch_size=args.batch, epochs=args.epochs, shuffle=False, verbose=0, callbacks=callbacks + [_Timer()])
+    model.fit(x, y, batch_size=args.batch, epochs=args.epochs, shuffle=False, verbose=0,
+              callbacks=callbacks + [_Timer()])
     print("ZOO_KERAS " + json.dumps({"epoch_ends": ends, "steps": args.steps, "model": args.model,
                                      "policy": args.policy}), flush=True)
 

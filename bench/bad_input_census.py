@@ -24,6 +24,7 @@ import argparse
 import collections
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
@@ -219,7 +220,9 @@ CASES = [
     _c("model_eval_no_metrics", "ValueError", "Model.eval|metrics",
        "net = nn.Dense(4, 3); Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9)).eval(data())"),
     _c("model_loss_fn_type", "TypeError", "loss_fn|3", "Model(nn.Dense(4, 3), loss_fn=3)"),
-    _c("model_amp_level", "ValueError", "amp_level|O7", "net = nn.Dense(4, 3); Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9), amp_level='O7')"),
+    _c("model_amp_level", "ValueError", "Model|amp_level|O7",
+       "net = nn.Dense(4, 3); Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9), "
+       "amp_level='O7')"),
     _c("model_metrics_type", "TypeError", "Model|metrics|acc~str",
        "Model(nn.Dense(4, 3), nn.MSELoss(), metrics='acc')"),
     _c("model_network_type", "TypeError", "Model|network|5~int", "Model(5)"),
@@ -242,7 +245,8 @@ CASES = [
     # ---------------------------------------------------------------- checkpoints
     _c("save_ckpt_obj_type", "TypeError", "save_checkpoint|save_obj|5~int",
        "save_checkpoint(5, os.path.join(TMP, 'a.ckpt'))"),
-    _c("save_ckpt_name_type", "TypeError", "save_checkpoint|ckpt_file_name|5~int", "save_checkpoint(nn.Dense(4, 3), 5)"),
+    _c("save_ckpt_name_type", "TypeError", "save_checkpoint|ckpt_file_name|5~int",
+       "save_checkpoint(nn.Dense(4, 3), 5)"),
     _c("load_ckpt_missing", "ValueError", "missing.ckpt", "load_checkpoint(os.path.join(TMP, 'missing.ckpt'))"),
     _c("load_ckpt_name_type", "TypeError", "load_checkpoint|ckpt_file_name|5~int", "load_checkpoint(5)"),
     _c("load_ckpt_dec_mode", "ValueError", "dec_mode|XYZ",
@@ -275,10 +279,12 @@ CASES = [
     _c("take_neg", "ValueError", "take|count|-2", "data().take(-2)"),
     _c("skip_neg", "ValueError", "skip|count|-1", "data().skip(-1)"),
     _c("map_ops_type", "TypeError", "map|operations|5~int", "data().map(operations=5, input_columns=['x'])"),
-    _c("map_column_missing", "RuntimeError", "map|nope", "consume(data().map(operations=[lambda x: x], input_columns=['nope']))"),
+    _c("map_column_missing", "RuntimeError", "map|nope",
+       "consume(data().map(operations=[lambda x: x], input_columns=['nope']))"),
     _c("generator_workers_0", "ValueError", "GeneratorDataset|num_parallel_workers|0",
        "ds.GeneratorDataset(gen_switch, ['x'], num_parallel_workers=0)"),
-    _c("generator_columns_type", "TypeError", "GeneratorDataset|column_names|5~int", "ds.GeneratorDataset(gen_switch, 5)"),
+    _c("generator_columns_type", "TypeError", "GeneratorDataset|column_names|5~int",
+       "ds.GeneratorDataset(gen_switch, 5)"),
     _c("numpy_slices_split", "ValueError", "split|sizes", "data().split([0.5, 0.6])"),
     _c("tfrecord_missing", "ValueError", "missing.tfrecord",
        "ds.TFRecordDataset(os.path.join(TMP, 'missing.tfrecord'))"),
@@ -376,6 +382,31 @@ def _worker() -> None:
         out.flush()
 
 
+_STARTUP_S = 900
+
+
+class _Lines:
+    """Lines from a pipe with a deadline (reads the descriptor itself: no buffer hides a ready line)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buf = b""
+
+    def next(self, deadline: float) -> str | None:
+        """The next line ('' at end of file), or None when ``deadline`` passes first."""
+        while b"\n" not in self.buf:
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                return None
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                rest, self.buf = self.buf, b""
+                return rest.decode(errors="replace")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode(errors="replace") + "\n"
+
+
 def run_cases(cases: list, timeout: int) -> dict:
     """Run ``cases`` in worker processes; return {case id: result dict}."""
     results: dict = {}
@@ -384,22 +415,22 @@ def run_cases(cases: list, timeout: int) -> dict:
     while pending:
         with tempfile.TemporaryFile("w+") as err:
             proc = subprocess.Popen([sys.executable, "-m", "bench.bad_input_census", "--worker"],
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True,
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
                                     cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), env=env)
-            proc.stdin.write("".join(c + "\n" for c in pending))
+            proc.stdin.write("".join(c + "\n" for c in pending).encode())
             proc.stdin.close()
+            lines = _Lines(proc.stdout.fileno())
             current = None
-            deadline = time.monotonic() + timeout + 120  # import time and a margin for SIGALRM
-            import selectors  # pylint: disable=import-outside-toplevel
-            sel = selectors.DefaultSelector()
-            sel.register(proc.stdout, selectors.EVENT_READ)
+            deadline = time.monotonic() + _STARTUP_S  # importing TensorFlow and the warm-up, on a loaded machine
             while True:
-                if not sel.select(timeout=max(0.0, deadline - time.monotonic())):
+                line = lines.next(deadline)
+                if line is None:
                     proc.kill()
                     proc.wait()
-                    results[current or pending[0]] = {"status": "hang"}
+                    if current is None:  # the start-up itself, not a case
+                        raise RuntimeError(f"the census worker did not start within {_STARTUP_S} s")
+                    results[current] = {"status": "hang"}
                     break
-                line = proc.stdout.readline()
                 if not line:
                     rc = proc.wait()
                     if current is not None:
@@ -417,7 +448,7 @@ def run_cases(cases: list, timeout: int) -> dict:
                     continue
                 results[rec["cid"]] = rec
                 current = None
-            sel.close()
+            proc.stdout.close()
         pending = [c for c in pending if c not in results]
     return results
 

@@ -263,11 +263,17 @@ def main() -> None:
         ms = MindSporeSide(args.ms_python, data_dir) if "mindspore" in frameworks else None
         iterators, errors = {}, {}
         for name in names:
-            if "tfspore" in frameworks:
-                iterators[("tfspore", name)] = pipes.build(api, name, data_dir).create_tuple_iterator(
-                    num_epochs=total_epochs, output_numpy=True)
-            if "tf.data" in frameworks:
-                iterators[("tf.data", name)] = TwinIterator(twin(name, data_dir, data))
+            try:
+                if "tfspore" in frameworks:
+                    iterators[("tfspore", name)] = pipes.build(api, name, data_dir).create_tuple_iterator(
+                        num_epochs=total_epochs, output_numpy=True)
+            except Exception as exc:  # pylint: disable=broad-except
+                errors[("tfspore", name)] = f"{type(exc).__name__}: {exc}"[:500]
+            try:
+                if "tf.data" in frameworks:
+                    iterators[("tf.data", name)] = TwinIterator(twin(name, data_dir, data))
+            except Exception as exc:  # pylint: disable=broad-except  # e.g. tensorflow_text not installed
+                errors[("tf.data", name)] = f"{type(exc).__name__}: {exc}"[:500]
             if ms is not None:
                 reply = ms.ask(f"build {name} {total_epochs}")
                 if "error" in reply:
@@ -281,12 +287,16 @@ def main() -> None:
                         continue
                     if fw == "mindspore":
                         reply = ms.ask(f"run {name}")
-                        if "error" in reply:
-                            errors[(fw, name)] = reply["error"]
-                            continue
-                        rows, seconds = reply["rows"], reply["seconds"]
                     else:
-                        rows, seconds = _timed_run(iterators[(fw, name)], EPOCHS_PER_RUN[name])
+                        try:
+                            rows, seconds = _timed_run(iterators[(fw, name)], EPOCHS_PER_RUN[name])
+                            reply = {"rows": rows, "seconds": seconds}
+                        except Exception as exc:  # pylint: disable=broad-except
+                            reply = {"error": f"{type(exc).__name__}: {exc}"[:500]}
+                    if "error" in reply:
+                        errors[(fw, name)] = reply["error"]
+                        continue
+                    rows, seconds = reply["rows"], reply["seconds"]
                     if rnd > 0:
                         rates.setdefault((fw, name), []).append(rows / seconds)
                     print(f"round {rnd} {name:16s} {fw:10s} {rows:6d} rows {rows / seconds:9.0f} samples/s",

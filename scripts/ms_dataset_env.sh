@@ -5,7 +5,8 @@
 # skipped while the stamp file records the same requirements. PyYAML, easydict, pandas, tqdm and
 # scikit-learn are the model zoo's own requirements, and decorator is what MindSpore's graph-kernel
 # build (enable_graph_kernel) imports: tools/zoo_parity.py runs zoo scripts under MindSpore here.
-# OpenCV is what MindSpore's CIFAR / MNIST MindRecord converters import (the converter parity tests).
+# OpenCV is what MindSpore's CIFAR / MNIST MindRecord converters import (the converter parity tests);
+# lxml what the zoo's BERT preprocessing script imports (the CMNLI parity test).
 #
 # Environment:
 #   PYTHON           interpreter used to create .venv-msds (default: python3)
@@ -13,7 +14,7 @@
 
 _msds_root="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)"
 _msds_venv="$_msds_root/.venv-msds"
-_msds_want="mindspore==2.10.0 numpy<2 pillow pyyaml easydict pandas scikit-learn decorator tqdm opencv-python-headless<4.11"
+_msds_want="mindspore==2.10.0 numpy<2 pillow pyyaml easydict pandas scikit-learn decorator tqdm opencv-python-headless<4.11 lxml"
 _msds_stamp="$_msds_venv/.msds-install-stamp"
 
 if [ "${TFSPORE_MSDS_SKIP:-0}" != "1" ] \
@@ -26,7 +27,7 @@ if [ "${TFSPORE_MSDS_SKIP:-0}" != "1" ] \
     printf '*\n' > "$_msds_venv/.gitignore"
     if "$_msds_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
             "mindspore==2.10.0" "numpy<2" pillow pyyaml easydict pandas scikit-learn decorator tqdm \
-            "opencv-python-headless<4.11" > "$_msds_venv/.install.log" 2>&1; then
+            "opencv-python-headless<4.11" lxml > "$_msds_venv/.install.log" 2>&1; then
         printf '%s\n' "$_msds_want" > "$_msds_stamp"
     else
         tail -n 20 "$_msds_venv/.install.log" >&2

@@ -198,8 +198,9 @@ def test_thread_keys_go_to_tensorflow(monkeypatch):
 
 
 @pytest.mark.parametrize("kwargs,exc,match", [
-    ({"reserve_class_name_in_scope": 1}, TypeError, "'reserve_class_name_in_scope' must be bool, but got int: 1"),
-    ({"enable_graph_kernel": 1}, TypeError, "'enable_graph_kernel' must be bool, but got int"),
+    ({"reserve_class_name_in_scope": 1}, TypeError,
+     "'reserve_class_name_in_scope' must be bool, but got 1 of type int"),
+    ({"enable_graph_kernel": 1}, TypeError, "'enable_graph_kernel' must be bool, but got 1 of type int"),
     ({"graph_kernel_flags": 1}, TypeError, "'graph_kernel_flags' must be str"),
     ({"save_graphs_path": 3}, TypeError, "'save_graphs_path' must be str"),
     ({"max_device_memory": 3}, TypeError, "'max_device_memory' must be str"),

@@ -142,7 +142,7 @@ def _bump() -> None:
 
 
 def _set_mode(value: Any) -> None:
-    validator.check_type(value, int, "mode", _API_NAME)
+    validator.check_type(value, (int, bool), "mode", _API_NAME, "int")  # a bool is an int here, as in MindSpore
     if value not in (GRAPH_MODE, PYNATIVE_MODE):
         raise ValueError(f"{_API}the argument 'mode' should be context.GRAPH_MODE (0) or context.PYNATIVE_MODE (1), "
                          f"but got {value!r}.")
@@ -164,7 +164,7 @@ def _set_device_target(value: Any) -> None:
 
 
 def _set_device_id(value: Any) -> None:
-    validator.check_type(value, int, "device_id", _API_NAME)
+    validator.check_type(value, (int, bool), "device_id", _API_NAME, "int")
     if isinstance(value, bool) or not 0 <= value <= 4095:
         raise ValueError(f"{_API}the argument 'device_id' must be in range [0, 4095], but got {value!r}.")
     _CTX.device_id = value

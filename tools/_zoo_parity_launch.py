@@ -45,6 +45,8 @@ hooks installed on the MindSpore API the script calls (the same hooks in both fr
   ``RandomHorizontalFlip``, ``RandomVerticalFlip``, ``RandomColorAdjust``, ``CutOut`` and
   ``RandomErasing`` by nothing (left out of the list; a ``map`` left with no operation is skipped).
 - ``amp_level``: ``Model(...)`` gets this ``amp_level`` (``"O0"`` turns off a script's float16 casts).
+- ``no_nesterov``: ``nn.Momentum`` is built with ``use_nesterov=False`` (MindSpore 2.10's CPU
+  kernel ignores the flag, tfspore applies Nesterov's update: see docs/differences.md).
 - ``missing_init_empty``: in the run that writes ``save_init``, the script's own
   ``load_checkpoint`` of that file, not written yet, returns no parameters (for a script whose
   checkpoint option is required before ``Model``, BERT's run_classifier).
@@ -205,6 +207,22 @@ def patch_dropout(nn, function_modules) -> None:
     for module in function_modules:
         if hasattr(module, "dropout"):
             module.dropout = dropout_identity
+
+
+def patch_no_nesterov(nn) -> None:
+    """``no_nesterov``: ``nn.Momentum(params, learning_rate, momentum, weight_decay, loss_scale,
+    use_nesterov)`` is built with ``use_nesterov=False``."""
+    original = nn.Momentum.__init__
+
+    @functools.wraps(original)
+    def init(self, *args, **kwargs):
+        if len(args) > 5:
+            args = args[:5] + (False,) + tuple(args[6:])
+        else:
+            kwargs["use_nesterov"] = False
+        original(self, *args, **kwargs)
+
+    nn.Momentum.__init__ = init
 
 
 def _patch_dropout() -> None:
@@ -421,6 +439,9 @@ def main() -> None:
         _patch_dropout()
     if settings.get("no_random_augment"):
         _patch_random_augment()
+    if settings.get("no_nesterov"):
+        import mindspore.nn as nn
+        patch_no_nesterov(nn)
     _missing_init_empty(ms, settings)
     _force_attr(ms, settings)
     _finite_overflow_check(ms, settings)

@@ -16,8 +16,9 @@ config copies of ``tools/zoo_check.py``), then runs the unchanged zoo script thr
 The checkpoint reaches the network through the script's own option where it has one (ResNet's
 ``pre_trained``), else through the launcher's hook at ``Model(network, ...)``. Both runs read the
 records in file order (``shuffle=False`` on the dataset source, the script's flag where it has one),
-an epoch of exactly ``--steps`` batches, with random augmentation and dropout off where the
-script allows it. The per-step losses are read from the ``LossMonitor`` lines
+an epoch of exactly ``--steps`` batches, with random augmentation and dropout off (through the
+script's flags, else the launcher's ``no_random_augment`` and ``no_dropout`` hooks, the same in
+both frameworks). The per-step losses are read from the ``LossMonitor`` lines
 (``epoch: 1 step: 3, loss is 2.30...``) of both runs and compared at float32 tolerance::
 
     .venv/bin/python tools/zoo_parity.py --zoo /path/to/models
@@ -183,7 +184,8 @@ def judge(comparison: Comparison, spread: Optional[Comparison], factor: float = 
 
 # The launcher settings an entry's ``hooks`` may name (see tools/_zoo_parity_launch.py).
 KNOWN_HOOKS = frozenset({"no_shuffle", "no_sink", "loss_monitor", "force_kwarg", "no_dropout", "no_random_augment",
-                         "amp_level", "missing_init_empty", "force_attr", "finite_overflow_check"})
+                         "amp_level", "no_nesterov", "missing_init_empty", "force_attr",
+                         "finite_overflow_check"})
 
 
 @dataclasses.dataclass

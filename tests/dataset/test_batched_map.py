@@ -107,3 +107,16 @@ def test_normalize_checks_the_channels_while_tracing():
     data = data.map(vision.Normalize([1.0, 2.0], [1.0, 1.0]), input_columns="image").batch(2)
     with pytest.raises(RuntimeError, match=r"For 'Normalize', the number of channels does not match.*3 channels"):
         _rows(data)
+
+
+def test_decode_of_image_folder_bytes_equals_the_files_images(tmp_path):
+    from PIL import Image  # pylint: disable=import-outside-toplevel
+    images = [np.random.default_rng(i).integers(0, 256, (5 + i, 7, 3), dtype=np.uint8) for i in range(3)]
+    (tmp_path / "c").mkdir()
+    for i, img in enumerate(images):
+        Image.fromarray(img).save(tmp_path / "c" / f"{i}.png")
+    raw = ds.ImageFolderDataset(str(tmp_path), shuffle=False)
+    assert [r[0].dtype for r in _rows(raw)] == [np.uint8] * 3  # the files' bytes
+    decoded = ds.ImageFolderDataset(str(tmp_path), shuffle=False).map(vision.Decode(), input_columns="image")
+    for row, img in zip(_rows(decoded), images):
+        np.testing.assert_array_equal(row[0], img)

@@ -39,3 +39,15 @@ def test_save_several_files_and_errors(tmp_path):
         _data().save(str(tmp_path / "x"), num_files=0)
     with pytest.raises(RuntimeError, match="already exist"):
         _data().save(path + "0")
+
+
+def test_save_without_scalar_columns_stores_nil_records(tmp_path):
+    """MindSpore's save stores a nil scalar record (0xc0) when every column is an array."""
+    path = str(tmp_path / "arrays.mindrecord")
+    ds.NumpySlicesDataset({"v": np.arange(6, dtype=np.int32).reshape(3, 2)}, shuffle=False).save(path)
+    with open(path, "rb") as handle:
+        data = handle.read()
+    header_size = 1 << 24
+    raw_page = data[header_size + (1 << 25):]
+    assert raw_page == (b"\x01" + bytes(7) + b"\xc0") * 3
+    assert [r["v"].tolist() for r in FileReader(path).get_next()] == [[0, 1], [2, 3], [4, 5]]

@@ -165,3 +165,16 @@ def test_column_dtype_change_mid_epoch_raises_instead_of_casting():
         list(data.create_tuple_iterator(output_numpy=True, num_epochs=1))
     typed = ds.GeneratorDataset(gen, ["x"], column_types=[np.float32], shuffle=False)  # the explicit cast still works
     assert [r[0].dtype for r in typed.create_tuple_iterator(output_numpy=True, num_epochs=1)] == [np.float32] * 4
+
+
+def test_one_shot_generator_object_keeps_its_first_row():
+    """A generator object is read once: the row read to learn the column types is not lost."""
+    import tfspore.dataset as ds_mod
+
+    def rows():
+        for i in range(3):
+            yield (np.array([i], np.int32),)
+
+    data = ds_mod.GeneratorDataset(rows(), ["x"], shuffle=False)
+    got = [int(r[0][0]) for r in data.create_tuple_iterator(output_numpy=True)]
+    assert got == [0, 1, 2]

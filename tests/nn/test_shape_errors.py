@@ -38,7 +38,8 @@ def test_matching_shapes_still_work(mode):
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.bool_])
 def test_dense_rejects_non_float_input(mode, dtype):
     with pytest.raises(TypeError, match=r"For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' with "
-                                        r"type Tensor\[(Int32|Int64|Bool)\] and 'x2' with type Tensor\[Float32\].*Dense"):
+                                        r"type Tensor\[(Int32|Int64|Bool)\] and 'x2' with type Tensor\[Float32\]"
+                                        r".*Dense"):
         nn.Dense(4, 3)(ms.Tensor(np.ones((2, 4), dtype)))
 
 

@@ -180,6 +180,8 @@ def test_cv_entries_say_how_each_hook_they_use_turned_something_off():
             assert "no_dropout" in e.turned_off
         if e.hooks.get("amp_level"):
             assert "amp_level='O0'" in e.turned_off
+        if e.hooks.get("no_nesterov"):
+            assert "no_nesterov" in e.turned_off
     # VGG16 is compared with its float16 casts off, and as the script trains it at a stated looser tolerance.
     assert by_name["vgg16"].hooks["amp_level"] == "O0" and by_name["vgg16"].rtol is None
     assert "amp_level" not in by_name["vgg16-o2"].hooks and by_name["vgg16-o2"].rtol == pytest.approx(1e-2)
@@ -380,3 +382,22 @@ def test_patch_dropout_builds_dropout_with_p_zero_and_makes_the_function_the_ide
     nn.Dropout(keep_prob=0.9, dtype="float16")
     assert built == [(0.5, 0.0, "float32"), (0.5, 0.0, "float32"), (0.5, 0.0, "float16"), (0.5, 0.0, "float16")]
     assert funcs.dropout("x", p=0.9) == "x"
+
+
+def test_patch_no_nesterov_turns_the_flag_off_by_keyword_or_position():
+    built = []
+
+    class Momentum:
+        def __init__(self, params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0, use_nesterov=False):
+            built.append((params, weight_decay, loss_scale, use_nesterov))
+
+    class Nn:
+        pass
+
+    nn = Nn()
+    nn.Momentum = Momentum
+    launch.patch_no_nesterov(nn)
+    nn.Momentum("p", 0.1, 0.9, 1e-4, use_nesterov=True)
+    nn.Momentum("p", 0.1, 0.9, 1e-4, 1024.0, True)
+    nn.Momentum("p", 0.1, 0.9)
+    assert built == [("p", 1e-4, 1.0, False), ("p", 1e-4, 1024.0, False), ("p", 0.0, 1.0, False)]

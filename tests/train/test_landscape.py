@@ -194,7 +194,7 @@ def test_epoch_unit_saves_per_epoch(tmp_path):
      "7, but got 8."),
     ({"device_ids": ["0"]}, TypeError,
      'the parameter "device_ids" type should be int, but got the: <class \'str\'>.'),
-    ({"device_ids": 0}, TypeError, "For `device_ids` the type should be a valid type of ['list'], but got int"),
+    ({"device_ids": 0}, TypeError, "For 'SummaryLandscape', the 'device_ids' must be list, but got 0 of type int."),
     ({"collect_landscape": {"size": 3}}, ValueError,
      'For "SummaryLandscape", the key of collect landscape should be landscape_size, unit, num_samples '
      "create_landscape or intervals, but got the: size."),

@@ -264,30 +264,27 @@ def test_duplicate_collector_found_in_begin(tmp_path):
 
 
 @pytest.mark.parametrize("kwargs,error,message", [
-    ({"collect_freq": 0}, ValueError, 'For "SummaryCollector", the value of `collect_freq` should be greater than 0, '
-                                      "but got `0`."),
-    ({"collect_freq": 1.0}, TypeError, "For `collect_freq` the type should be a valid type of ['int'], but got float"),
-    ({"collect_freq": True}, TypeError, "For `collect_freq` the type should be a valid type of ['int'], but got bool"),
-    ({"collect_tensor_freq": -1}, ValueError, "the value of `collect_tensor_freq` should be greater than 0, but got "
-                                              "`-1`."),
-    ({"max_file_size": 0}, ValueError, "the value of `max_file_size` should be greater than 0, but got `0`."),
-    ({"keep_default_action": 1}, TypeError, "For `keep_default_action` the type should be a valid type of ['bool'], "
-                                            "but got int"),
+    ({"collect_freq": 0}, ValueError, "For 'SummaryCollector', the 'collect_freq' must be a positive int, but got 0."),
+    ({"collect_freq": 1.0}, TypeError, "the 'collect_freq' must be a positive int, but got 1.0 of type float."),
+    ({"collect_freq": True}, TypeError, "the 'collect_freq' must be a positive int, but got True of type bool."),
+    ({"collect_tensor_freq": -1}, ValueError, "the 'collect_tensor_freq' must be a positive int, but got -1."),
+    ({"max_file_size": 0}, ValueError, "the 'max_file_size' must be a positive int, but got 0."),
+    ({"keep_default_action": 1}, TypeError,
+     "For 'SummaryCollector', the 'keep_default_action' must be bool, but got 1"),
     ({"collect_specified_data": {"foo": 1}}, ValueError,
      "For \"SummaryCollector\", the keys {'foo'} of `collect_specified_data` are unsupported, expect the follow keys: "
      "['collect_metric', 'collect_graph', 'collect_train_lineage', 'collect_eval_lineage', 'collect_input_data', "
      "'collect_dataset_graph', 'histogram_regular', 'collect_landscape']"),
     ({"collect_specified_data": {"collect_metric": 1}}, TypeError,
-     "For `collect_metric` the type should be a valid type of ['bool'], but got int"),
+     "For 'SummaryCollector', the 'collect_metric' must be bool, but got 1 of type int."),
     ({"collect_specified_data": {"histogram_regular": "(("}}, ValueError,
      "For `collect_specified_data`, the value of `histogram_regular` is not a valid regular expression. Detail: "),
     ({"collect_specified_data": []}, TypeError,
-     "For `collect_specified_data` the type should be a valid type of ['dict', 'NoneType'], but got list"),
+     "the 'collect_specified_data' must be dict or None, but got [] of type list."),
     ({"custom_lineage_data": {"a": [1]}}, TypeError,
-     "For `the value of custom_lineage_data -> a` the type should be a valid type of ['int', 'str', 'float'], but "
-     "got list"),
+     "For 'SummaryCollector', the custom_lineage_data['a'] must be int, str or float, but got [1] of type list."),
     ({"custom_lineage_data": {1: 1}}, TypeError,
-     "For `custom_lineage_data -> 1` the type should be a valid type of ['str'], but got int"),
+     "For 'SummaryCollector', the keys of custom_lineage_data must be str, but got 1 of type int."),
     ({"export_options": {"x": "npy"}}, ValueError,
      "For \"SummaryRecord\", the keys {'x'} of \"export_options\" are unsupported, expect the follow keys: "
      "['tensor_format']"),
@@ -302,7 +299,7 @@ def test_duplicate_collector_found_in_begin(tmp_path):
      'For "SummaryCollector", the length of each list in "intervals" should not be less than three, but got the: '
      "[1, 2]"),
     ({"collect_specified_data": {"collect_landscape": {"landscape_size": 4}}}, TypeError,
-     "For `intervals` the type should be a valid type of ['list'], but got NoneType"),
+     "For 'SummaryCollector', the 'intervals' must be list, but got None of type NoneType."),
     ({"collect_specified_data": {"collect_landscape": {"size": 4}}}, ValueError,
      "For \"SummaryCollector\", the keys {'size'} of `collect_landscape` are unsupported"),
     ({"collect_specified_data": {"collect_landscape": {"create_landscape": {"all": True}, "intervals": [[1, 2, 3]]}}},

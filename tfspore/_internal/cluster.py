@@ -32,7 +32,8 @@ from typing import Any, Optional
 import tensorflow as tf
 
 __all__ = ["ClusterError", "cluster_size", "cluster_rank", "local_rank", "local_size", "configure_at_startup",
-           "create_strategy", "communication_strategy", "set_communication_strategy", "collectives_configured"]
+           "create_strategy", "communication_strategy", "set_communication_strategy", "collectives_configured",
+           "bridge_strategy", "ProcessReplicaContext", "replica_context"]
 
 _DEFAULT_MASTER_PORT = 8118
 _JOBS = ("chief", "worker")
@@ -222,3 +223,106 @@ def communication_strategy() -> Optional[tf.distribute.Strategy]:
 def set_communication_strategy(strategy: Optional[tf.distribute.Strategy]) -> None:
     """Record (or, with None, forget) the strategy ``init()`` created."""
     _state["strategy"] = strategy
+
+
+
+def bridge_strategy() -> Optional[tf.distribute.Strategy]:
+    """``init()``'s strategy when the caller runs outside any ``tf.distribute`` strategy, else None.
+
+    A tfspore process of a launched job is one MindSpore rank: it holds one device, its own
+    variables and its own input pipeline, and trains as a single process would. Only its
+    collectives reach the other ranks, through this strategy's collective launcher (see
+    :class:`ProcessReplicaContext`).
+    """
+    strategy = _state["strategy"]
+    if strategy is None or tf.distribute.has_strategy():
+        return None
+    return strategy
+
+
+
+_LAUNCHERS: dict = {}
+_EAGER_FNS: dict = {}
+
+
+def _launcher(base: Any) -> Any:
+    """A collective launcher like the strategy's ``base`` (same group, keys and device) whose instance
+    keys are fixed when a function is traced.
+
+    The strategy's own launcher feeds each call's instance key when the outermost ``tf.function``
+    is called, which a step called through its concrete function's flat call (tfspore's compiled
+    steps) does not do. A fixed key per traced collective is what graph-mode collectives used
+    before: every rank traces the same program in the same order, so the keys agree.
+    """
+    from tensorflow.python.distribute import cross_device_utils  # pylint: disable=import-outside-toplevel
+
+    class _TracedKeyLauncher(cross_device_utils.CollectiveReplicaLauncher):
+        def _use_unique_instance_key(self) -> bool:
+            return False
+
+    if id(base) not in _LAUNCHERS:
+        # pylint: disable=protected-access
+        _LAUNCHERS[id(base)] = (base, _TracedKeyLauncher(base._group_key, base._group_size, base._collective_keys,
+                                                         base._device, base._options))
+    return _LAUNCHERS[id(base)][1]
+
+
+class ProcessReplicaContext:
+    """This process's replica of ``init()``'s strategy, for code that runs outside ``strategy.run``.
+
+    It offers what tfspore's collectives use of ``tf.distribute.ReplicaContext``
+    (``num_replicas_in_sync``, ``replica_id_in_sync_group``, ``all_reduce``, ``all_gather``) and
+    builds each collective with the strategy's own collective launcher (the one ``strategy.run``
+    would use), eagerly or inside ``tf.function``, ``tf.cond`` and ``tf.while_loop``.
+
+    Args:
+        strategy: the strategy ``init()`` created (one device per process).
+    """
+
+    def __init__(self, strategy: tf.distribute.Strategy) -> None:
+        extended = strategy.extended
+        # pylint: disable=protected-access
+        self._launcher = _launcher(extended._cross_device_ops._launchers[0])
+        self._options = extended._communication_options
+        self._device = extended.worker_devices[0]
+        self._size = int(strategy.num_replicas_in_sync)
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        """The number of ranks of the job."""
+        return self._size
+
+    @property
+    def replica_id_in_sync_group(self) -> int:
+        """This process's rank."""
+        return cluster_rank()
+
+    def all_reduce(self, reduce_op: Any, value: Any) -> Any:
+        """``value`` (a tensor or a nest of tensors) summed (``SUM``) or averaged (``MEAN``) over the ranks."""
+        op = tf.distribute.ReduceOp(reduce_op.upper() if isinstance(reduce_op, str) else reduce_op)
+
+        def reduce(t: Any) -> tf.Tensor:
+            with tf.device(self._device):
+                out = self._launcher.all_reduce(tf.identity(t), options=self._options)
+                return out / tf.cast(self._size, out.dtype) if op == tf.distribute.ReduceOp.MEAN else out
+        return tf.nest.map_structure(reduce, value)
+
+    def all_gather(self, value: Any, axis: int) -> Any:
+        """Every rank's ``value`` concatenated along ``axis``, in rank order."""
+        def gather(t: Any) -> tf.Tensor:
+            with tf.device(self._device):
+                return self._launcher.all_gather(tf.identity(t), axis, options=self._options)
+        if tf.executing_eagerly():  # TensorFlow's all-gather exists only inside a function
+            key = ("gather", axis)
+            if key not in _EAGER_FNS:
+                _EAGER_FNS[key] = tf.function(gather, autograph=False)
+            gather_fn = _EAGER_FNS[key]
+            return tf.nest.map_structure(gather_fn, value)
+        return tf.nest.map_structure(gather, value)
+
+
+def replica_context() -> Any:
+    """The replica context collectives should use: :class:`ProcessReplicaContext` in a process of a
+    job joined by ``init()`` (outside any strategy), else ``tf.distribute.get_replica_context()``."""
+    strategy = bridge_strategy()
+    return tf.distribute.get_replica_context() if strategy is None else ProcessReplicaContext(strategy)

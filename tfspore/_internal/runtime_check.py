@@ -4,10 +4,10 @@ A value check cannot be done at trace time: in PYNATIVE mode (eager) it is made 
 raises at once; inside a compiled graph it is a ``tf.debugging.Assert`` whose message carries a
 tag, so that the caller of the compiled function can turn TensorFlow's ``InvalidArgumentError``
 back into MindSpore's ``RuntimeError`` with :func:`raise_runtime_error`. The graph check costs
-two reductions over the indices and one scalar copy to the host per call; it does not hold back
-the op it guards (the assert runs beside it, as every stateful op of a ``tf.function`` does), and
-the indices handed on are clipped into range so that the op never fails first with TensorFlow's
-own error.
+two reductions over the indices (min and max) and one scalar copy to the host per call; it does
+not hold back the op it guards (the assert runs beside it, as every stateful op of a
+``tf.function`` does), and the indices handed on are clipped into range so that the op never
+fails first with TensorFlow's own error.
 
 This matters beyond the message on GPU, where ``tf.gather`` returns zeros for an index out of range
 without an error.
@@ -63,11 +63,9 @@ def wrap_indices(indices: tf.Tensor, size: int | tf.Tensor, api: str, arg: str =
                 return tf.where(indices < 0, indices + tf.cast(n, indices.dtype), indices)
         return indices
     n = tf.cast(size, indices.dtype)
-    flat = tf.reshape(indices, [-1])
-    ok = tf.reduce_all((flat >= -n) & (flat < n))
-    first_bad = tf.gather(flat, tf.reshape(tf.where((flat < -n) | (flat >= n)), [-1])[:1])
-    tf.debugging.Assert(ok, [tf.constant(RUNTIME_TAG + _range_message(api, arg, "{size}", "{value}")),
-                             n, first_bad], summarize=1)
+    lo, hi = tf.reduce_min(indices), tf.reduce_max(indices)  # the identities of an empty tensor pass
+    tf.debugging.Assert((lo >= -n) & (hi < n),
+                        [tf.constant(RUNTIME_TAG + _range_message(api, arg, "{size}", "{value}")), n, lo, hi])
     # clipped, so that the guarded op itself never fails first with TensorFlow's own error
     return tf.clip_by_value(tf.where(indices < 0, indices + n, indices), tf.zeros([], indices.dtype),
                             tf.maximum(n - 1, 0))
@@ -90,11 +88,12 @@ def raise_runtime_error(error: Exception) -> None:
     start = text.find(RUNTIME_TAG)
     if start < 0:
         return
-    # TensorFlow prints "assertion failed: [message] [size] [value]" and then its own context
+    # TensorFlow prints "assertion failed: [message] [size] [min] [max]" and then its own context
     parts = [p.strip() for p in text[start + len(RUNTIME_TAG):].split("\n", 1)[0].split("] [")]
     message = parts[0].removesuffix("]").replace("\\'", "'")
-    values = [p.strip("[] ") for p in parts[1:3]]
-    if len(values) == 2:
-        message = message.replace("{size}", values[0]).replace("{value}", values[1])
-    raise RuntimeError(message) from None
+    try:
+        size, lo, hi = (int(p.strip("[] ")) for p in parts[1:4])
+    except ValueError:  # not the values this module passes: keep the placeholders
+        raise RuntimeError(message) from None
+    raise RuntimeError(message.replace("{size}", str(size)).replace("{value}", str(hi if hi >= size else lo))) from None
 

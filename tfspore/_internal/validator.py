@@ -56,14 +56,30 @@ _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 # ----------------------------------------------------------------------------------------- messages
-def format_value(value: Any) -> str:
-    """``repr(value)``, shortened to about 120 characters (a long list or an array stays readable)."""
-    if isinstance(value, (np.ndarray, tf.Tensor)) and getattr(value, "ndim", 0):
-        return f"{type(value).__name__}(shape={tuple(value.shape)}, dtype={value.dtype})"
+def _is_array_like(value: Any) -> bool:
+    if isinstance(value, (np.ndarray, tf.Tensor, tf.Variable)):
+        return bool(getattr(value, "ndim", 0))
+    return hasattr(type(value), "asnumpy") and bool(getattr(value, "shape", None))  # a tfspore Tensor, not 0-d
+
+
+def _repr(value: Any) -> str:
+    if _is_array_like(value):  # shape and dtype, not the numbers
+        shape = tuple(value.shape) if value.shape is not None else None
+        dtype = value.dtype.name if isinstance(value.dtype, tf.DType) else value.dtype
+        return f"{type(value).__name__}(shape={shape}, dtype={dtype})"
+    if isinstance(value, (list, tuple)) and any(_is_array_like(v) for v in value):
+        items = ", ".join(_repr(v) for v in value)
+        return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
     try:
         text = repr(value)
     except Exception:  # pylint: disable=broad-except
-        text = f"<{type(value).__name__}>"
+        return f"<{type(value).__name__}>"
+    return " ".join(text.split()) if "\n" in text else text  # one line
+
+
+def format_value(value: Any) -> str:
+    """``repr(value)`` on one line, shortened to about 120 characters; a Tensor or array shows shape and dtype."""
+    text = _repr(value)
     if len(text) > _MAX_REPR:
         text = text[:_MAX_REPR - 3] + "..."
     return text

@@ -4,10 +4,11 @@ MindSpore runs one process per device, started by ``msrun`` or ``mpirun``, and `
 them. tfspore does the same on TensorFlow: in a process started by ``tfspore launch`` (or with
 ``TF_CONFIG``, or by ``mpirun`` on one host), :func:`init` creates a
 ``tf.distribute.MultiWorkerMirroredStrategy`` over the processes (gRPC collectives on CPUs, NCCL
-on GPUs) and makes it the process's default strategy, so parameters created afterwards are
-mirrored (with rank 0's initial values) and the collectives of ``ops`` reach every process.
-:func:`get_rank` and :func:`get_group_size` then return this process's rank and the number of
-processes.
+on GPUs). As in MindSpore, each process then stays one rank with one device, its own parameters
+and its own input pipeline; only its collectives (``ops.AllReduce`` and the others,
+``DistributedGradReducer``, the loss-scale overflow check) reach the other processes, through the
+strategy's ``run``. :func:`get_rank` and :func:`get_group_size` return this process's rank and the
+number of processes.
 
 In a plain process :func:`init` succeeds and the process is rank 0 of 1 (MindSpore raises there).
 Inside a user's own ``tf.distribute`` strategy scope the size is that strategy's replica count.
@@ -57,6 +58,8 @@ class GlobalComm:
 
 # user groups: name -> the world ranks in the order given
 _GROUPS: dict = {}
+# the strategy over the cluster, once created ("strategy": None in a plain process)
+_CREATED: dict = {}
 
 
 def _set_rank_from_mpi() -> None:
@@ -99,25 +102,22 @@ def _user_group(api: str, group: str) -> list:
 
 
 def _strategy_in_scope() -> Optional[tf.distribute.Strategy]:
-    """A user's own strategy in scope (not the one ``init()`` created), or None."""
-    if not tf.distribute.has_strategy():
-        return None
-    strategy = tf.distribute.get_strategy()
-    return None if strategy is cluster.communication_strategy() else strategy
+    """A user's own ``tf.distribute`` strategy in scope, or None."""
+    return tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
 
 
 def _world_rank() -> int:
-    if cluster.communication_strategy() is not None:
-        return cluster.cluster_rank()
     user = _strategy_in_scope()
     if user is not None:
         task_id = getattr(getattr(user.extended, "_cluster_resolver", None), "task_id", None)
         return int(task_id) if task_id is not None else 0
+    if cluster.communication_strategy() is not None:
+        return cluster.cluster_rank()
     return 0 if GlobalComm.INITED else int(os.getenv("RANK_ID", "0"))
 
 
 def _world_size() -> int:
-    strategy = cluster.communication_strategy() or _strategy_in_scope()
+    strategy = _strategy_in_scope() or cluster.communication_strategy()
     if strategy is not None:
         return int(strategy.num_replicas_in_sync)
     return 1 if GlobalComm.INITED else int(os.getenv("RANK_SIZE", "1"))
@@ -127,9 +127,9 @@ def init(backend_name: Optional[str] = None) -> None:
     """Join the processes of a distributed job (``'hccl'``, ``'nccl'`` or ``'mccl'`` in MindSpore's terms).
 
     In a process started by ``tfspore launch`` (or with ``TF_CONFIG``, or by ``mpirun`` on one host)
-    this creates a ``tf.distribute.MultiWorkerMirroredStrategy`` over all processes and makes it the
-    default strategy of this thread; in a plain process it only marks communication as initialised
-    (rank 0 of 1). Calling it again does nothing.
+    this creates a ``tf.distribute.MultiWorkerMirroredStrategy`` over all processes, which the
+    collectives then use; in a plain process it only marks communication as initialised (rank 0
+    of 1). Calling it again does nothing.
 
     Args:
         backend_name: ``'hccl'`` (Ascend), ``'nccl'`` (GPU) or ``'mccl'`` (CPU); None picks the one of
@@ -160,20 +160,16 @@ def init(backend_name: Optional[str] = None) -> None:
                            f"'{backend_name}'.")
     if GlobalComm.INITED:
         return
-    strategy = cluster.communication_strategy()
-    if strategy is None:
-        strategy = cluster.create_strategy()
-        if strategy is not None:
-            cluster.set_communication_strategy(strategy)
-    if strategy is not None and tf.distribute.get_strategy() is not strategy:
-        tf.distribute.experimental_set_strategy(strategy)
+    if "strategy" not in _CREATED:  # TensorFlow joins a cluster once per process
+        _CREATED["strategy"] = cluster.create_strategy()
+    cluster.set_communication_strategy(_CREATED["strategy"])
     GlobalComm.BACKEND = backend_name
     GlobalComm.WORLD_COMM_GROUP = f"{backend_name}_world_group"
     GlobalComm.INITED = True
 
 
 def release() -> None:
-    """Release the communication state: the default strategy ``init()`` set is removed.
+    """Release the communication state: collectives act on this process alone again.
 
     The processes stay connected (TensorFlow keeps its collective runtime for the life of the
     process), so a later :func:`init` joins the same job again.
@@ -183,9 +179,7 @@ def release() -> None:
         >>> init()
         >>> release()
     """
-    strategy = cluster.communication_strategy()
-    if strategy is not None and tf.distribute.has_strategy() and tf.distribute.get_strategy() is strategy:
-        tf.distribute.experimental_set_strategy(None)
+    cluster.set_communication_strategy(None)
     GlobalComm.INITED = False
 
 

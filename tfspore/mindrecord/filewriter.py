@@ -110,6 +110,9 @@ class FileWriter:
         self._flushed = False
         self._parallel_writer: Optional[bool] = None
         self._next_shard = 0
+        # The scalar record of a sample when the schema has no scalar field: FileWriter stores
+        # {"id": 0}; MindSpore's Dataset.save stores nil (tfspore's sets None here).
+        self.raw_placeholder: Optional[Dict[str, Any]] = {"id": 0}
 
     @classmethod
     def open_for_append(cls, file_name: str) -> "FileWriter":
@@ -306,7 +309,7 @@ class FileWriter:
             for field in raw_fields:
                 value = row[field]
                 raw[field] = value.item() if isinstance(value, np.generic) else value
-            prepared.append((raw or None, fmt.merge_blob([p[i] for p in parts]), [raw[f] for f in index],
+            prepared.append((raw or self.raw_placeholder, fmt.merge_blob([p[i] for p in parts]), [raw[f] for f in index],
                              int(saved[i])))
         return prepared
 

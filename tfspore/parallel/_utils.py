@@ -4,6 +4,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from tfspore import context
+from tfspore._internal import cluster
 
 
 def _get_parallel_mode() -> str:
@@ -21,9 +22,13 @@ def _get_gradients_mean() -> bool:
 
 
 def _get_device_num() -> int:
-    """The number of devices: the strategy's replicas, or the context's ``device_num``."""
+    """The number of devices: the strategy's replicas, the context's ``device_num`` when set, else the number
+    of ranks of a job joined by ``communication.init()`` (as MindSpore's default ``device_num``)."""
     if tf.distribute.has_strategy():
         return int(tf.distribute.get_strategy().num_replicas_in_sync)
+    strategy = cluster.communication_strategy()
+    if strategy is not None and not context._auto_parallel_is_set("device_num"):  # pylint: disable=protected-access
+        return int(strategy.num_replicas_in_sync)
     return int(context.get_auto_parallel_context("device_num"))
 
 

@@ -126,7 +126,7 @@ class DynamicLossScaleManager(LossScaleManager):
         if init_loss_scale < 1.0:
             raise ValueError(f"The argument 'init_loss_scale' must be > 1, but got {init_loss_scale}")
         self.loss_scale = init_loss_scale
-        self.scale_window = _check_scale_window(scale_window, self.__class__.__name__)
+        self.scale_window = validator.check_positive_int(scale_window, "scale_window", self.__class__.__name__)
         if scale_factor <= 0:
             raise ValueError(f"The argument 'scale_factor' must be > 0, but got {scale_factor}")
         self.scale_factor = scale_factor
@@ -173,15 +173,3 @@ class DynamicLossScaleManager(LossScaleManager):
         return nn.DynamicLossScaleUpdateCell(self.loss_scale, self.scale_factor, self.scale_window)
 
 
-def _check_scale_window(value: Any, cls_name: str) -> int:
-    """MindSpore's positive-int check of ``scale_window``."""
-    if isinstance(value, bool):
-        raise TypeError(f"For '{cls_name}', the 'scale_window' must be int and must > 0, but got '{value}' with "
-                        f"type 'bool'.")
-    if isinstance(value, int) and value <= 0:
-        raise ValueError(f"For '{cls_name}', the 'scale_window' must be int and must > 0, but got '{value}' with "
-                         f"type '{type(value).__name__}'.")
-    if not isinstance(value, int):
-        raise TypeError(f"For '{cls_name}', the 'scale_window' must be int, but got '{type(value).__name__}' "
-                        f"({value!r}).")
-    return validator.check_positive_int(value, "scale_window", cls_name)

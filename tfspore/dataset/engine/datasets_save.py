@@ -69,6 +69,7 @@ def save_to_mindrecord(dataset: Any, file_name: str, num_files: int = 1, file_ty
         raise TypeError(f"For '{api}', the argument 'file_name' must be a str, but got {file_name!r}.")
     names = dataset.get_col_names()
     writer = FileWriter(os.fspath(file_name), shard_num=num_files)
+    writer.raw_placeholder = None  # MindSpore's save stores nil when no column is a scalar
     schema = None
     chunk: List[dict] = []
     for row in dataset.create_tuple_iterator(output_numpy=True, num_epochs=1):

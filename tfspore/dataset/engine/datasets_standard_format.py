@@ -34,7 +34,8 @@ def _check_regular(files: List[str], api: str) -> List[str]:
         try:
             mode = os.stat(path).st_mode
         except OSError as e:
-            raise ValueError(f"For '{api}', the file {path!r} in 'dataset_files' cannot be read: {e.strerror}.") from None
+            raise ValueError(f"For '{api}', the file {path!r} in 'dataset_files' cannot be read: "
+                             f"{e.strerror}.") from None
         if not stat.S_ISREG(mode):
             kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
                     else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket or other special file")

@@ -13,6 +13,7 @@ ranks are read from the first row.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any, Callable, Iterable, List, Optional, Sequence, Union
 
@@ -246,6 +247,7 @@ class GeneratorDataset(MappableSource):
         self._column_names = names
         self._converter = _RowConverter(names, types, api)
         self._probed = False
+        self._held_rows: list = []
 
     # ---- shared ------------------------------------------------------------------------
     def _probe(self) -> None:
@@ -265,6 +267,10 @@ class GeneratorDataset(MappableSource):
             first = None
             try:
                 for item in self._iterate():
+                    if hasattr(self.source, "__next__") and iter(self.source) is self.source:
+                        # a one-shot iterator (a generator object): the row read here is handed
+                        # back in front of the rest by _iterate, never lost
+                        self._held_rows.append(item)
                     first = self._converter.convert(item)
                     break
             except Exception as exc:  # pylint: disable=broad-except
@@ -278,7 +284,11 @@ class GeneratorDataset(MappableSource):
 
     def _iterate(self):
         if hasattr(self.source, "__iter__"):
-            return iter(self.source)
+            rows = iter(self.source)
+            if self._held_rows:
+                held, self._held_rows = self._held_rows, []
+                return itertools.chain(held, rows)
+            return rows
         return iter(self.source())
 
     def _random_access(self) -> bool:
@@ -326,6 +336,10 @@ class GeneratorDataset(MappableSource):
             shard = _context().shard
             return size if shard is None else -(-size // shard[0])
         return None
+
+    def _build_rows(self):
+        # an iterable source has no row index to fuse per-row stages onto
+        return super()._build_rows() if self.random_access else (self._build(), None)
 
     def _build(self) -> tf.data.Dataset:
         if self.random_access:

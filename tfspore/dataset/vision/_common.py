@@ -125,6 +125,10 @@ def encoded_to_string(data: tf.Tensor) -> tf.Tensor:
     """
     if data.dtype == tf.string:
         return tf.reshape(data, [])
+    op = getattr(data, "op", None)
+    if (op is not None and not tf.executing_eagerly() and op.type == "DecodeRaw" and data.dtype == tf.uint8
+            and op.inputs[0].shape.rank == 0):
+        return op.inputs[0]  # the file's bytes, read in the same function (ImageFolderDataset): no round trip
     data = tf.reshape(tf.cast(data, tf.uint8), [-1])
     proto = tf.io.serialize_tensor(data)
     size = tf.size(data)

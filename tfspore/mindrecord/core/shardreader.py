@@ -228,7 +228,12 @@ def load(file_name: Union[str, Sequence[str]], api: str = "FileReader", decode_r
         for row_id, raw_page, raw_start, raw_end, _, blob_page, blob_start, blob_end in index:
             try:
                 raw = _slice(pages, raw_page, raw_start, raw_end, path, row_id)
-                raws.append(unpackb(raw) if decode_raw else {})
+                value = unpackb(raw) if decode_raw else {}
+                if value is None:  # Dataset.save's record of a sample without scalar fields
+                    value = {}
+                if not isinstance(value, dict):
+                    raise ValueError(f"the scalar record is {type(value).__name__}, not a map")
+                raws.append(value)
                 if read_blobs:
                     payload = _slice(pages, blob_page, blob_start, blob_end, path, row_id)
                     blobs.append(fmt.split_blob(payload, nblob) if nblob else [])

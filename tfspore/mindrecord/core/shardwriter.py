@@ -18,8 +18,8 @@ from tfspore.mindrecord.core.msgpack import packb
 
 __all__ = ["ShardWriter", "PreparedRow"]
 
-# (raw dict or None when the schema has no raw field, blob payload, index values, bytes saved by
-# integer-array compression)
+# (the scalar record's value: the raw fields' dict, or FileWriter's placeholder when the schema has
+# none; blob payload, index values, bytes saved by integer-array compression)
 PreparedRow = Tuple[Optional[Dict[str, Any]], bytes, Sequence[Any], int]
 
 
@@ -122,7 +122,7 @@ class ShardWriter:
             blob_pos.append((page.type_id, page.page_id, off, off + len(rec)))
         for k, (raw, _, values, _) in enumerate(rows):
             row_id = first + k
-            rec = fmt.record(packb(raw if raw else {"id": 0}))
+            rec = fmt.record(packb(raw))
             self._check_fits(len(rec), "raw")
             group = blob_pos[k][0]
             if self._raw is None or len(self._raw.data) + len(rec) > self.page_size:

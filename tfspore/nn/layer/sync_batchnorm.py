@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import cluster
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
@@ -119,7 +120,7 @@ class SyncBatchNorm(_BatchNorm):
         """The replica context to reduce over, or None when the statistics stay local."""
         if self._group_of_rank is None and self.process_groups is not None:
             return None  # process_groups=0
-        ctx = tf.distribute.get_replica_context()
+        ctx = cluster.replica_context()  # in a process of a job joined by communication.init(): the job's
         if ctx is None or ctx.num_replicas_in_sync <= 1:
             return None
         if self._group_of_rank is not None and not (self._group_of_rank >= 0).any():

@@ -1,7 +1,8 @@
 """``DistributedGradReducer``: all-reduce of gradients across ``tf.distribute`` replicas.
 
 Inside ``strategy.run`` each replica's gradients are summed over the replicas (and divided
-by ``degree`` when ``mean``), as MindSpore's reducer does across devices. Outside a
+by ``degree`` when ``mean``), as MindSpore's reducer does across devices; in a process of a job
+joined by ``communication.init()`` they are summed over the job's processes. Outside a
 multi-replica context it returns the gradients unchanged.
 
 Example:
@@ -14,6 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal import cluster
 from tfspore.common.tensor import Tensor, _wrap
 from tfspore.nn.cell import Cell
 
@@ -47,7 +49,8 @@ class DistributedGradReducer(Cell):
         self.parameters = tuple(parameters)
 
     def construct(self, grads: Any) -> Any:
-        ctx = tf.distribute.get_replica_context()
+        # in a process of a job joined by communication.init(): the job's processes
+        ctx = cluster.replica_context()
         if ctx is None or ctx.num_replicas_in_sync == 1:
             return grads
         values = [tf.convert_to_tensor(g._value() if isinstance(g, Tensor) else g) for g in grads]

@@ -25,6 +25,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore import context as _context
+from tfspore._internal import cluster
 from tfspore.common import _state
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
@@ -74,9 +75,7 @@ def _as_bool(x: Any) -> tf.Tensor:
 
 def _replica_context() -> Any:
     """The active replica context when it has more than one replica, else None."""
-    if not tf.distribute.has_strategy():
-        return None
-    ctx = tf.distribute.get_replica_context()
+    ctx = cluster.replica_context()  # in a process of a job joined by communication.init(): the job's
     if ctx is None or ctx.num_replicas_in_sync <= 1:
         return None
     return ctx
@@ -283,7 +282,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             if not bool(flag.numpy()):
                 self.optimizer(grads)
             return
-        if _replica_context() is not None:
+        if tf.distribute.has_strategy() and _replica_context() is not None:  # mirrored variables
             self._apply_masked(flag, grads)
             return
 

@@ -3,8 +3,9 @@
 MindSpore runs one process per device and its collectives talk between processes. On TensorFlow a
 ``tf.distribute`` strategy runs one replica per device, and these primitives use the replica
 context's collectives (``all_reduce``, ``all_gather``) when they run inside ``strategy.run`` with
-more than one replica. Outside such a context (one device, or no strategy) they do what MindSpore
-does with a group of size 1: ``AllReduce`` and ``ReduceScatter`` return the input, ``AllGather``
+more than one replica; in a process of a job joined by ``communication.init()`` (one rank per
+process, as in MindSpore) they run through that job's strategy and reach every process. Otherwise
+(one device, no strategy) they do what MindSpore does with a group of size 1: ``AllReduce`` and ``ReduceScatter`` return the input, ``AllGather``
 concatenates one copy (the input), ``Broadcast`` returns its inputs.
 
 Groups: ``tf.distribute`` has no sub-groups, so every ``group`` name means all replicas.
@@ -64,25 +65,12 @@ def _check_op(name: str, op: Any) -> str:
     return op
 
 
-def _replica_context() -> tf.distribute.ReplicaContext | None:
+def _replica_context() -> tf.distribute.ReplicaContext | cluster.ProcessReplicaContext | None:
     """The active replica context when it has several replicas, else None (a group of size 1)."""
-    ctx = tf.distribute.get_replica_context()
+    ctx = cluster.replica_context()
     if ctx is None or ctx.num_replicas_in_sync == 1:
         return None
     return ctx
-
-
-def _one_replica_per_process() -> tf.distribute.Strategy | None:
-    """The strategy ``init()`` created, when this call is outside ``strategy.run`` (MindSpore's case).
-
-    Each process then holds one replica, so a collective called directly (PYNATIVE code, a GRAPH_MODE
-    Cell called outside Model) runs through ``strategy.run`` with this process's tensor.
-    """
-    strategy = cluster.communication_strategy()
-    if strategy is None or tf.distribute.get_replica_context() is not None or not tf.distribute.has_strategy() \
-            or tf.distribute.get_strategy() is not strategy or len(strategy.extended.worker_devices) != 1:
-        return None
-    return strategy
 
 
 def _collective(name: str, group: str, fn: Any, *tensors: tf.Tensor) -> Any:
@@ -94,11 +82,7 @@ def _collective(name: str, group: str, fn: Any, *tensors: tf.Tensor) -> Any:
     if group_ranks(group) is not None:
         raise NotImplementedError(f"For '{name}', collectives over a group of only some ranks are not available on "
                                   f"tf.distribute yet, but got group {group!r} with ranks {group_ranks(group)}.")
-    strategy = _one_replica_per_process()
-    if strategy is None:
-        return fn(_replica_context(), *tensors)
-    result = strategy.run(lambda *ts: fn(_replica_context(), *ts), args=tensors)
-    return tf.nest.map_structure(lambda v: strategy.experimental_local_results(v)[0], result)
+    return fn(_replica_context(), *tensors)
 
 
 def _gather_stacked(ctx: tf.distribute.ReplicaContext, t: tf.Tensor) -> tf.Tensor:
