@@ -1,5 +1,6 @@
 """The cluster a process belongs to, read from TF_CONFIG or OpenMPI's environment."""
 import json
+import os
 
 import pytest
 
@@ -39,7 +40,7 @@ def test_mpirun_on_one_host_becomes_tf_config(monkeypatch):
     monkeypatch.setenv("OMPI_COMM_WORLD_LOCAL_RANK", "2")
     monkeypatch.setenv("TFSPORE_MASTER_PORT", "9000")
     assert (cluster.cluster_size(), cluster.cluster_rank(), cluster.local_rank(), cluster.local_size()) == (4, 2, 2, 4)
-    config = json.loads(cluster.os.environ["TF_CONFIG"])
+    config = json.loads(os.environ["TF_CONFIG"])
     assert config == {"cluster": {"worker": [f"127.0.0.1:{9000 + i}" for i in range(4)]},
                       "task": {"type": "worker", "index": 2}}
 

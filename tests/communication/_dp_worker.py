@@ -50,6 +50,12 @@ def main():
     seen["all_reduce_sum"] = ops.AllReduce()(t).asnumpy().tolist()
     seen["all_reduce_max"] = ops.AllReduce(ops.ReduceOp.MAX)(t).asnumpy().tolist()
     seen["all_gather"] = ops.AllGather()(t.reshape(1, 2)).asnumpy().tolist()
+    seen["all_reduce_avg"] = ops.AllReduce(ops.ReduceOp.AVG)(t).asnumpy().tolist()
+    seen["broadcast"] = ops.Broadcast(1)((t,))[0].asnumpy().tolist()
+    seen["reduce_scatter"] = ops.ReduceScatter()(t).asnumpy().tolist()
+    bn = nn.SyncBatchNorm(1)
+    bn.set_train(True)
+    seen["sync_bn"] = bn(ms.Tensor(np.array([[2.0 * rank], [2.0 * rank + 1]], np.float32))).asnumpy().ravel().tolist()
 
     x, y, w0 = data()
     net = network(w0)
@@ -70,6 +76,17 @@ def main():
         for k in range(0, len(xs) - 3, 4):
             train_net(ms.Tensor(xs[k:k + 4]), ms.Tensor(ys[k:k + 4]))
     np.save(os.path.join(OUT, f"loop_{rank}.npy"), net.weight.asnumpy())
+    # loss scaling: rank 1's gradients overflow, so every rank skips the update (the flag is all-reduced)
+    net = network(w0)
+    scaled = nn.TrainOneStepWithLossScaleCell(
+        nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
+        nn.Momentum(net.trainable_params(), 0.1, 0.9), scale_sense=ms.Tensor(1024.0, ms.float32))
+    bad = xs[:4].copy()
+    if rank == 1:
+        bad[0, 0] = np.inf
+    _, overflow, _ = scaled(ms.Tensor(bad), ms.Tensor(ys[:4]))
+    seen["overflow"] = bool(overflow.asnumpy())
+    seen["skipped"] = bool(np.array_equal(net.weight.asnumpy(), w0))
     with open(os.path.join(OUT, f"rank_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(seen, f)
 

@@ -1,6 +1,8 @@
 """``tfspore launch`` (msrun's launcher) with two worker processes on CPU, joined by gRPC collectives."""
 import json
 import os
+import socket
+import threading
 import time
 
 import numpy as np
@@ -62,7 +64,15 @@ def test_two_workers_ranks_collectives_and_data_parallel_training(tmp_path, caps
         assert s["all_reduce_sum"] == [3.0, 30.0]
         assert s["all_reduce_max"] == [2.0, 20.0]
         assert s["all_gather"] == [[1.0, 10.0], [2.0, 20.0]]
+        assert s["all_reduce_avg"] == [1.5, 15.0]
+        assert s["broadcast"] == [2.0, 20.0]  # rank 1's tensor
+        assert s["reduce_scatter"] == [[3.0], [30.0]][r]  # rank r gets slice r of the sum
+        # SyncBatchNorm normalizes with the statistics of both ranks' batches: [0, 1] and [2, 3]
+        whole = np.arange(4.0)
+        expected_bn = (whole - whole.mean()) / np.sqrt(whole.var() + 1e-5)
+        np.testing.assert_allclose(s["sync_bn"], expected_bn[2 * r:2 * r + 2], rtol=1e-4)
         assert s["reducer"] == "DistributedGradReducer"
+        assert s["overflow"] is True and s["skipped"] is True  # rank 1 overflowed: no rank updates
     expected = _one_process_weights()
     for what in ("model", "loop"):
         w = [np.load(out / f"{what}_{r}.npy") for r in range(2)]
@@ -129,3 +139,34 @@ def test_argparse_errors_and_help(capsys):
     assert cli_main(["--help"]) == 0
     assert "launch [FLAGS] SCRIPT" in capsys.readouterr().out
 
+
+
+def test_two_hosts_meet_at_the_master_and_number_their_workers(tmp_path):
+    """Two launchers (node_rank 0 and 1, one worker each) exchange addresses through master_addr:master_port."""
+    script = tmp_path / "show.py"
+    script.write_text("import os\nprint('TF_CONFIG=' + os.environ['TF_CONFIG'])\n"
+                      "print('RANK_ID=' + os.environ['RANK_ID'])\n")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    codes = {}
+
+    def node(rank):
+        codes[rank] = launcher.main(["--worker_num", "2", "--local_worker_num", "1", "--node_rank", str(rank),
+                                     "--master_addr", "127.0.0.1", "--master_port", str(port), "--join", "True",
+                                     "--cluster_time_out", "120", "--log_dir", str(tmp_path / f"node{rank}"),
+                                     str(script)])
+
+    threads = [threading.Thread(target=node, args=(r,)) for r in (1, 0)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(300)
+    assert codes == {0: 0, 1: 0}
+    configs = []
+    for rank in (0, 1):
+        text = (tmp_path / f"node{rank}" / f"worker_{rank}.log").read_text()
+        assert f"RANK_ID={rank}" in text
+        configs.append(json.loads(text.split("TF_CONFIG=")[1].splitlines()[0]))
+    assert configs[0]["cluster"] == configs[1]["cluster"] and len(configs[0]["cluster"]["worker"]) == 2
+    assert [c["task"]["index"] for c in configs] == [0, 1]

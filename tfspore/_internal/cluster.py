@@ -300,12 +300,27 @@ class ProcessReplicaContext:
     def all_reduce(self, reduce_op: Any, value: Any) -> Any:
         """``value`` (a tensor or a nest of tensors) summed (``SUM``) or averaged (``MEAN``) over the ranks."""
         op = tf.distribute.ReduceOp(reduce_op.upper() if isinstance(reduce_op, str) else reduce_op)
-
-        def reduce(t: Any) -> tf.Tensor:
-            with tf.device(self._device):
-                out = self._launcher.all_reduce(tf.identity(t), options=self._options)
-                return out / tf.cast(self._size, out.dtype) if op == tf.distribute.ReduceOp.MEAN else out
-        return tf.nest.map_structure(reduce, value)
+        flat = [tf.convert_to_tensor(t) for t in tf.nest.flatten(value)]
+        out: list = [None] * len(flat)
+        by_dtype: dict = {}
+        for i, t in enumerate(flat):
+            by_dtype.setdefault(t.dtype, []).append(i)
+        with tf.device(self._device):
+            # one collective per dtype: the tensors travel packed in one flat buffer
+            for dtype, indices in by_dtype.items():
+                parts = [tf.reshape(flat[i], [-1]) for i in indices]
+                packed = self._launcher.all_reduce(tf.concat(parts, 0) if len(parts) > 1 else tf.identity(parts[0]),
+                                                   options=self._options)
+                if op == tf.distribute.ReduceOp.MEAN:
+                    packed = packed / tf.cast(self._size, dtype)
+                static = all(flat[i].shape.is_fully_defined() for i in indices)
+                sizes = [flat[i].shape.num_elements() if static else tf.size(flat[i]) for i in indices]
+                pieces = tf.split(packed, sizes if static else tf.stack(sizes), num=len(parts)) \
+                    if len(parts) > 1 else [packed]
+                for i, piece in zip(indices, pieces):
+                    shape = flat[i].shape if flat[i].shape.is_fully_defined() else tf.shape(flat[i])
+                    out[i] = tf.reshape(piece, shape)
+        return tf.nest.pack_sequence_as(value, out)
 
     def all_gather(self, value: Any, axis: int) -> Any:
         """Every rank's ``value`` concatenated along ``axis``, in rank order."""

@@ -576,16 +576,6 @@ def _dtype_text(dtype: Any) -> str:
     return text[:1].upper() + text[1:]
 
 
-class _Shown:
-    """A value whose message text is given (a dtype shown as MindSpore names it)."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-
-    def __repr__(self) -> str:
-        return self._text
-
-
 def check_float_dtype(dtype: Any, name: str, api: Optional[str] = None) -> Any:
     """Return ``dtype`` (a ``tf.DType`` or anything with ``is_floating``) if it is a floating-point dtype.
 
@@ -596,6 +586,7 @@ def check_float_dtype(dtype: Any, name: str, api: Optional[str] = None) -> Any:
     if floating is None:
         floating = tf.as_dtype(dtype).is_floating
     if not floating:
-        raise TypeError(message(_Shown(_dtype_text(dtype)), f"dtype of '{name}'", api,
-                                "float16, float32 or float64"))
+        # the template, with the dtype shown as MindSpore names it (Int32) rather than as a repr
+        raise TypeError(f"{_subject(f'dtype of {name!r}', api)} must be float16, float32 or float64, but got "
+                        f"{_dtype_text(dtype)}.")
     return dtype

@@ -214,18 +214,27 @@ class BasicTokenizer(_Tokenizer):
         self.preserve_unused_token = preserve_unused_token
 
     def _normalize(self, text: tf.Tensor) -> tf.Tensor:
-        if self.lower_case:
-            if not self.preserve_unused_token:
-                text = _unicode.char_map(text, "bert_lower")
-            else:
-                marked = tf.strings.regex_replace(text, _UNUSED, _unicode._MARK + "\\0" + _unicode._MARK)  # noqa
-                segments = tf.strings.split(marked, sep=_unicode._MARK)  # pylint: disable=protected-access
-                is_match = tf.math.floormod(tf.range(tf.size(segments)), 2) == 1
-                segments = tf.where(is_match, segments, _unicode.char_map(segments, "bert_lower"))
-                text = tf.strings.reduce_join(segments)
+        if self.lower_case and text.shape.rank == 0:
+            # ASCII text (without '[' when special tokens are kept) only has its letters lowered:
+            # one op in place of the character table.
+            simple = tf.strings.regex_full_match(
+                text, r"[\x00-\x5a\x5c-\x7f]*" if self.preserve_unused_token else r"[\x00-\x7f]*")
+            text = tf.cond(simple, lambda: tf.strings.lower(text), lambda: self._lower(text))
+        elif self.lower_case:
+            text = self._lower(text)
         else:
             text = normalize(text, self.normalization_form)
         return tf.strings.regex_replace(text, r"[\p{Cc}\p{Cf}]", " ")
+
+    def _lower(self, text: tf.Tensor) -> tf.Tensor:
+        """Case folding, NFD and accent stripping through the character table."""
+        if not self.preserve_unused_token:
+            return _unicode.char_map(text, "bert_lower")
+        marked = tf.strings.regex_replace(text, _UNUSED, _unicode._MARK + "\\0" + _unicode._MARK)  # noqa
+        segments = tf.strings.split(marked, sep=_unicode._MARK)  # pylint: disable=protected-access
+        is_match = tf.math.floormod(tf.range(tf.size(segments)), 2) == 1
+        segments = tf.where(is_match, segments, _unicode.char_map(segments, "bert_lower"))
+        return tf.strings.reduce_join(segments)
 
     def _tokenize(self, text):
         text = self._normalize(text)
@@ -246,72 +255,99 @@ def _wordpiece(words: tf.Tensor, vocab: Vocab, suffix: str, max_bytes: int,
                unknown_token: str) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """Greedy longest-match-first WordPiece on a 1-D tensor of words.
 
+    A word found whole in the vocabulary is its own piece (one hash lookup for all words). The
+    other words are split together: every candidate piece (start character, length up to the
+    longest vocabulary entry) is looked up at once, giving the longest match at every start;
+    the greedy chain of matches from the first character is then followed for all words at once
+    by binary lifting (``log2(max_bytes)`` gathers, no loop). A word whose chain does not reach
+    its end is unknown.
+
     Returns:
         ``(pieces, starts, limits)``, flat over the words, offsets relative to each word.
     """
-    table = vocab._lookup_table()  # pylint: disable=protected-access
-    max_piece = max([len(w) for w in vocab.vocab()] + [1])
+    # One lookup tells both whether a string is a token (bit 1) and whether suffix + string is (bit 2).
+    table = vocab._piece_table(suffix)  # pylint: disable=protected-access
+    max_piece = vocab._max_token_chars()  # pylint: disable=protected-access
     words = tf.reshape(words, [-1])
-    nbytes = tf.strings.length(words)
-    _, char_starts = tf.strings.unicode_decode_with_offsets(words, "UTF-8", errors="replace")
-    n = tf.cast(char_starts.row_lengths(), tf.int32)
-    too_long = nbytes > max_bytes
-    n_eff = tf.where(too_long, 0, n)
     num = tf.shape(words)[0]
-    width = tf.maximum(tf.reduce_max(tf.concat([n, [1]], 0)), 1)
-    bounds_rt = tf.concat([tf.cast(char_starts, tf.int32), tf.RaggedTensor.from_tensor(nbytes[:, None])], axis=1)
-    bounds = bounds_rt.to_tensor(default_value=0, shape=tf.cast(tf.stack([num, width + 1]), bounds_rt.row_splits.dtype))
-    col = tf.range(width + 1)[None, :]
-    bounds = tf.where(col <= n[:, None], bounds, nbytes[:, None])  # [W, width + 1]
+    nbytes = tf.strings.length(words)
+    too_long = nbytes > max_bytes
+    nonempty = nbytes > 0
+    whole = (tf.bitwise.bitwise_and(table.lookup(words), 1) > 0) & tf.logical_not(too_long)
+    split = nonempty & tf.logical_not(whole | too_long)       # words that need the greedy search
+    split_idx = tf.cast(tf.where(split), tf.int32)             # [M, 1]
+    sw = tf.gather_nd(words, split_idx)
+    s_bytes = tf.gather_nd(nbytes, split_idx)
+    # Character starts (byte offsets) of the split words as a dense [M, width + 1] matrix, the
+    # word's byte length past its last character.
+    splits, _, offsets = tf.raw_ops.UnicodeDecodeWithOffsets(
+        input=sw, input_encoding="UTF-8", errors="replace", replacement_char=0xFFFD, Tsplits=tf.int64)
+    splits = tf.cast(splits, tf.int32)
+    n = splits[1:] - splits[:-1]
+    width = tf.reduce_max(tf.concat([n, [1]], 0))
+    row = tf.searchsorted(splits[1:], tf.range(tf.size(offsets)), side="right")
+    col = tf.range(tf.size(offsets)) - tf.gather(splits, row)
+    bounds = tf.scatter_nd(tf.stack([row, col], 1), tf.cast(offsets, tf.int32) - tf.gather(s_bytes, row),
+                           tf.stack([tf.size(sw), width + 1])) + s_bytes[:, None]
+    # Every candidate piece: start character i, end character e = i + 1 .. i + k.
     k = tf.minimum(width, max_piece)
-    i_idx = tf.range(width)[None, :, None]                          # start char
-    e_idx = i_idx + tf.range(1, k + 1)[None, None, :]               # end char, [1, width, k]
-    valid = e_idx <= n_eff[:, None, None]                           # [W, width, k]
-    e_clip = tf.minimum(e_idx, width)
-    start_b = tf.broadcast_to(bounds[:, :width, None], tf.shape(valid))
-    end_b = tf.gather(bounds, tf.broadcast_to(e_clip, tf.shape(valid)), batch_dims=1)
-    lengths = tf.where(valid, end_b - start_b, 0)
-    starts_ = tf.where(valid, start_b, 0)
-    pieces = tf.strings.substr(tf.broadcast_to(words[:, None, None], tf.shape(valid)), starts_, lengths)
-    pieces = tf.where(tf.broadcast_to(i_idx > 0, tf.shape(valid)), suffix + pieces, pieces)
-    member = valid & (table.lookup(pieces) >= 0)
-    longest = tf.reduce_max(tf.where(member, tf.broadcast_to(e_idx, tf.shape(valid)), 0), axis=2)  # [W, width]
-
-    def body(t, pos, active, failed, s_arr, e_arr, m_arr):
-        step = active & (pos < n_eff)
-        nxt = tf.gather(longest, tf.minimum(pos, width - 1), batch_dims=1)
-        fail = step & (nxt == 0)
-        ok = step & tf.logical_not(fail)
-        s_arr = s_arr.write(t, pos)
-        e_arr = e_arr.write(t, nxt)
-        m_arr = m_arr.write(t, ok)
-        return (t + 1, tf.where(ok, nxt, pos), active & tf.logical_not(fail), failed | fail, s_arr, e_arr, m_arr)
-
-    zeros = tf.zeros([num], tf.int32)
-    loop = tf.while_loop(
-        lambda t, *_: t < width, body,
-        (tf.constant(0), zeros, n_eff > 0, too_long, tf.TensorArray(tf.int32, size=width),
-         tf.TensorArray(tf.int32, size=width), tf.TensorArray(tf.bool, size=width)))
-    failed = loop[3]
-    s_idx = tf.transpose(loop[4].stack())                    # [W, width]
-    e_idx2 = tf.transpose(loop[5].stack())
-    mask = tf.transpose(loop[6].stack())
-    p_start = tf.gather(bounds, s_idx, batch_dims=1)
-    p_end = tf.gather(bounds, tf.minimum(e_idx2, width), batch_dims=1)
-    text = tf.strings.substr(tf.broadcast_to(words[:, None], tf.shape(s_idx)), p_start,
-                             tf.maximum(p_end - p_start, 0))
-    text = tf.where(s_idx > 0, suffix + text, text)
+    i_idx = tf.range(width)[None, :, None]
+    e_idx = i_idx + tf.range(1, k + 1)[None, None, :]          # [1, width, k]
+    valid = e_idx <= n[:, None, None]                          # [M, width, k]
+    start_b = tf.gather(bounds, tf.broadcast_to(i_idx, tf.shape(valid)), batch_dims=1)
+    end_b = tf.gather(bounds, tf.broadcast_to(tf.minimum(e_idx, width), tf.shape(valid)), batch_dims=1)
+    flat = tf.stack([tf.size(sw), -1])                       # Substr broadcasts over two dimensions
+    cand = tf.strings.substr(sw[:, None], tf.reshape(start_b, flat),
+                             tf.reshape(tf.where(valid, end_b - start_b, 0), flat))
+    cand = tf.reshape(cand, tf.shape(valid))
+    bit = tf.where(i_idx > 0, 2, 1)                            # non-initial pieces carry the suffix
+    hit = valid & (tf.bitwise.bitwise_and(table.lookup(cand), tf.cast(bit, tf.int64)) > 0)
+    longest = tf.reduce_max(tf.where(hit, e_idx, 0), axis=2)  # [M, width]: end of the longest match, 0: none
+    # The greedy chain from character 0 by binary lifting: jump[s][i] is where 2**s greedy steps
+    # from i end (a position without a match, and the word's end, step to themselves). Position i
+    # is on the chain when the furthest chain position not past i is i itself.
+    nodes = tf.range(width + 1)
+    here = tf.broadcast_to(nodes[None, :], tf.shape(bounds))
+    jump = tf.where(tf.concat([longest, tf.zeros_like(longest[:, :1])], 1) > 0,
+                    tf.concat([longest, tf.zeros_like(longest[:, :1])], 1), here)
+    jumps = [jump]
+    for _ in range(max(1, int(max_bytes).bit_length()) - 1):
+        jumps.append(tf.gather(jumps[-1], jumps[-1], batch_dims=1))
+    pos = tf.zeros_like(here)
+    for jump in reversed(jumps):
+        nxt = tf.gather(jump, pos, batch_dims=1)
+        pos = tf.where(nxt <= here, nxt, pos)
+    visited = tf.equal(pos, here)                              # [M, width + 1]
+    ok = tf.gather(visited, n, batch_dims=1)                   # the chain reaches the word's end
+    is_piece = visited[:, :width] & (nodes[None, :width] < n[:, None]) & ok[:, None]
+    p_start = bounds[:, :width]
+    p_end = tf.gather(bounds, longest, batch_dims=1)
+    # Back to all words: one row per word, the first column for whole and unknown words.
+    shape = tf.stack([num, width])
+    failed = split & tf.logical_not(tf.scatter_nd(split_idx, tf.cast(ok, tf.int32), [num]) > 0)
     first = tf.range(width)[None, :] == 0
-    unk = words[:, None] if unknown_token == "" else tf.fill(tf.shape(words[:, None]), unknown_token)
-    failed_b = failed[:, None]
-    text = tf.where(failed_b, tf.broadcast_to(unk, tf.shape(text)), text)
-    # An unknown word spans the whole word; one over max_bytes spans the unknown token's length (as MindSpore).
-    unk_end = tf.where(too_long, tf.strings.length(unk[:, 0]), nbytes)
-    p_start = tf.where(failed_b, 0, p_start)
-    p_end = tf.where(failed_b, tf.broadcast_to(unk_end[:, None], tf.shape(p_end)), p_end)
-    mask = tf.where(failed_b, first, mask & tf.logical_not(failed_b))
-    return (tf.boolean_mask(text, mask), tf.cast(tf.boolean_mask(p_start, mask), tf.uint32),
-            tf.cast(tf.boolean_mask(p_end, mask), tf.uint32))
+    unknown = failed | too_long
+    mask = tf.scatter_nd(split_idx, tf.cast(is_piece, tf.int32), shape) > 0
+    mask = mask | (first & (whole | unknown)[:, None])
+    starts = tf.scatter_nd(split_idx, tf.where(is_piece, p_start, 0), shape)
+    unk_len = tf.strings.length(unknown_token) if unknown_token else nbytes
+    ends_first = tf.where(too_long, unk_len, nbytes)
+    ends = tf.where(first & (whole | unknown)[:, None], ends_first[:, None],
+                    tf.scatter_nd(split_idx, tf.where(is_piece, p_end, 0), shape))
+    where = tf.cast(tf.where(mask), tf.int32)
+    w_of = where[:, 0]
+    p_starts = tf.gather_nd(starts, where)
+    p_ends = tf.gather_nd(ends, where)
+    src = tf.gather(words, w_of)
+    pieces = tf.strings.substr(src, p_starts, p_ends - p_starts)
+    if suffix:
+        pieces = tf.where(p_starts > 0, suffix + pieces, pieces)
+    unk_piece = tf.gather(unknown, w_of)
+    if unknown_token:
+        pieces = tf.where(unk_piece, unknown_token, pieces)
+    else:
+        pieces = tf.where(unk_piece, src, pieces)
+    return pieces, tf.cast(p_starts, tf.uint32), tf.cast(p_ends, tf.uint32)
 
 
 def _nonempty(tokens: tf.Tensor, starts: tf.Tensor, limits: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor]:

@@ -257,6 +257,28 @@ class Vocab:
                     tf.lookup.KeyValueTensorInitializer(tf.constant(keys, tf.string), tf.constant(vals)), -1)
         return self._table
 
+    def _piece_table(self, suffix: str) -> tf.lookup.StaticHashTable:
+        """WordPiece's table (string -> int64, default 0): bit 1 when the string is a token, bit 2
+        when `suffix` + the string is one; built once per suffix."""
+        tables = self.__dict__.setdefault("_piece_tables", {})
+        if suffix not in tables:
+            bits: Dict[str, int] = {}
+            for w in self._vocab:
+                bits[w] = bits.get(w, 0) | (3 if not suffix else 1)
+                if suffix and w.startswith(suffix):
+                    rest = w[len(suffix):]
+                    bits[rest] = bits.get(rest, 0) | 2
+            keys = np.array([w.encode("utf-8") for w in bits] or [b"\xff"], dtype=object)
+            vals = np.array(list(bits.values()) or [0], dtype=np.int64)
+            with tf.init_scope():
+                tables[suffix] = tf.lookup.StaticHashTable(
+                    tf.lookup.KeyValueTensorInitializer(tf.constant(keys, tf.string), tf.constant(vals)), 0)
+        return tables[suffix]
+
+    def _max_token_chars(self) -> int:
+        """The length in characters of the longest token (at least 1): WordPiece's longest candidate."""
+        return max([len(w) for w in self._vocab] + [1])
+
     def __len__(self) -> int:
         return len(self._vocab)
 

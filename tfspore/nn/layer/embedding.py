@@ -55,6 +55,8 @@ class Embedding(Cell):
         TypeError: when ``vocab_size``/``embedding_size`` is not an int, ``use_one_hot`` not a bool or
             ``dtype`` not a number type.
         ValueError: when ``padding_idx`` is out of range or a size is not positive.
+        RuntimeError: at call time, for an id outside ``[-vocab_size, vocab_size)`` (negative ids
+            count from the end, as MindSpore's CPU Gather); in GRAPH_MODE when the step runs.
 
     Example:
         >>> Embedding(10, 3).embedding_table.shape

@@ -5,10 +5,12 @@ MindSpore runs one process per device and its collectives talk between processes
 context's collectives (``all_reduce``, ``all_gather``) when they run inside ``strategy.run`` with
 more than one replica; in a process of a job joined by ``communication.init()`` (one rank per
 process, as in MindSpore) they run through that job's strategy and reach every process. Otherwise
-(one device, no strategy) they do what MindSpore does with a group of size 1: ``AllReduce`` and ``ReduceScatter`` return the input, ``AllGather``
-concatenates one copy (the input), ``Broadcast`` returns its inputs.
+(one device, no strategy) they do what MindSpore does with a group of size 1: ``AllReduce`` and
+``ReduceScatter`` return the input, ``AllGather`` concatenates one copy (the input), ``Broadcast``
+returns its inputs.
 
-Groups: ``tf.distribute`` has no sub-groups, so every ``group`` name means all replicas.
+Groups: the world group's names, or a group of ``communication.create_group`` that holds every
+rank; a group of only some ranks raises ``NotImplementedError`` (no sub-groups yet).
 
 Example:
     >>> import numpy as np

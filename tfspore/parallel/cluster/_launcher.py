@@ -25,6 +25,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from typing import Optional, Sequence
 
@@ -283,7 +284,9 @@ def _supervise(workers: list, out: object) -> int:
     def on_signal(signum: int, _frame: object) -> None:
         interrupted.append(signum)
 
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    # signal handlers can only be set from the main thread (a launcher run from a thread goes without)
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)} if in_main else {}
     try:
         while True:
             if interrupted:
