@@ -263,7 +263,8 @@ def _wordpiece(words: tf.Tensor, vocab: Vocab, suffix: str, max_bytes: int,
     its end is unknown.
 
     Returns:
-        ``(pieces, starts, limits)``, flat over the words, offsets relative to each word.
+        ``(pieces, starts, limits, word)``, flat over the words, offsets relative to each word,
+        and the index of each piece's word.
     """
     # One lookup tells both whether a string is a token (bit 1) and whether suffix + string is (bit 2).
     table = vocab._piece_table(suffix)  # pylint: disable=protected-access
@@ -347,15 +348,13 @@ def _wordpiece(words: tf.Tensor, vocab: Vocab, suffix: str, max_bytes: int,
         pieces = tf.where(unk_piece, unknown_token, pieces)
     else:
         pieces = tf.where(unk_piece, src, pieces)
-    return pieces, tf.cast(p_starts, tf.uint32), tf.cast(p_ends, tf.uint32)
+    return pieces, tf.cast(p_starts, tf.uint32), tf.cast(p_ends, tf.uint32), w_of
 
 
 def _nonempty(tokens: tf.Tensor, starts: tf.Tensor, limits: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """``[""], [0], [0]`` in place of an empty result (MindSpore never outputs an empty token list)."""
-    empty = tf.equal(tf.size(tokens), 0)
-    return (tf.cond(empty, lambda: tf.constant([""]), lambda: tokens),
-            tf.cond(empty, lambda: tf.zeros([1], tf.uint32), lambda: starts),
-            tf.cond(empty, lambda: tf.zeros([1], tf.uint32), lambda: limits))
+    pad = [[0, 1 - tf.minimum(tf.size(tokens), 1)]]
+    return tf.pad(tokens, pad, constant_values=""), tf.pad(starts, pad), tf.pad(limits, pad)
 
 
 class _WordpieceArgs:
@@ -408,7 +407,7 @@ class WordpieceTokenizer(_WordpieceArgs, TensorOperation):
             raise TypeError("For 'WordpieceTokenizer', the input should be one string tensor.")
         def run(words):
             return _nonempty(*_wordpiece(words, self.vocab, self.suffix_indicator, self.max_bytes_per_token,
-                                         self.unknown_token))
+                                         self.unknown_token)[:3])
 
         if tf.executing_eagerly():
             if getattr(self, "_eager_fn", None) is None:
@@ -452,18 +451,12 @@ class BertTokenizer(_WordpieceArgs, BasicTokenizer):
 
     def _tokenize(self, text):
         words, w_starts, _ = BasicTokenizer._tokenize(self, text)
-        pieces, starts, limits = _wordpiece(words, self.vocab, self.suffix_indicator, self.max_bytes_per_token,
-                                            self.unknown_token)
-        # Each piece's word: pieces come in word order, so repeat the word starts by piece counts.
-        base = self._piece_word_starts(words, w_starts, pieces, starts)
-        return _nonempty(pieces, starts + base, limits + base)
-
-    @staticmethod
-    def _piece_word_starts(words, w_starts, pieces, starts):
-        # A piece starting at byte 0 of its word opens a new word (unknown words are one piece at 0).
-        nonempty = tf.boolean_mask(w_starts, tf.strings.length(words) > 0)
-        word_index = tf.cumsum(tf.cast(tf.equal(starts, 0), tf.int32)) - 1
-        return tf.gather(nonempty, tf.maximum(word_index, 0))
+        pieces, starts, limits, word = _wordpiece(words, self.vocab, self.suffix_indicator, self.max_bytes_per_token,
+                                                  self.unknown_token)
+        if self.with_offsets:  # offsets in the text: each piece's word start added
+            base = tf.gather(w_starts, word)
+            starts, limits = starts + base, limits + base
+        return _nonempty(pieces, starts, limits)
 
 
 def _py_str(value: Any) -> str:

@@ -145,22 +145,19 @@ def regex_split(text: tf.Tensor, delim_pattern: str, keep_delim_pattern: str,
         when nothing is left and `keep_empty` is set.
     """
     marked = tf.strings.regex_replace(text, delim_pattern, _MARK + "\\0" + _MARK)
-    segments = tf.strings.split(marked, sep=_MARK)
+    # The raw op: tf.strings.split builds a ragged tensor around the same values.
+    segments = tf.raw_ops.StringSplitV2(input=tf.reshape(marked, [1]), sep=_MARK).values
     lengths = tf.strings.length(segments)
     limits = tf.cumsum(lengths)
     starts = limits - lengths
     is_match = tf.math.floormod(tf.range(tf.size(segments)), 2) == 1
     if keep_delim_pattern:
-        keep_match = tf.strings.regex_full_match(segments, keep_delim_pattern)
+        keep = (lengths > 0) & (tf.logical_not(is_match) | tf.strings.regex_full_match(segments, keep_delim_pattern))
     else:
-        keep_match = tf.zeros_like(is_match)
-    keep = (lengths > 0) & (tf.logical_not(is_match) | keep_match)
-    tokens = tf.boolean_mask(segments, keep)
-    starts = tf.cast(tf.boolean_mask(starts, keep), tf.uint32)
-    limits = tf.cast(tf.boolean_mask(limits, keep), tf.uint32)
+        keep = (lengths > 0) & tf.logical_not(is_match)
     if keep_empty:
-        empty = tf.equal(tf.size(tokens), 0)
-        tokens = tf.cond(empty, lambda: tf.constant([""]), lambda: tokens)
-        starts = tf.cond(empty, lambda: tf.zeros([1], tf.uint32), lambda: starts)
-        limits = tf.cond(empty, lambda: tf.zeros([1], tf.uint32), lambda: limits)
-    return tokens, starts, limits
+        # Nothing kept: the first segment is then empty, at 0, and stands for the empty result.
+        keep = keep | (tf.equal(tf.range(tf.size(segments)), 0) & tf.logical_not(tf.reduce_any(keep)))
+    idx = tf.reshape(tf.where(keep), [-1])
+    return (tf.gather(segments, idx), tf.cast(tf.gather(starts, idx), tf.uint32),
+            tf.cast(tf.gather(limits, idx), tf.uint32))

@@ -47,6 +47,95 @@ def _count(v: tf.Tensor, axes: list, dtype: tf.DType) -> tf.Tensor:
     return tf.cast(tf.reduce_prod(tf.gather(tf.shape(v), axes)), dtype)
 
 
+def _split_long_axes(shape: list, channel: int) -> tuple | None:
+    """A reshape of a fully static ``shape`` that splits each long reduced axis in two, or None.
+
+    A reduced (non-``channel``) axis longer than 1024 whose length has a divisor in
+    ``[8, sqrt(length)]`` becomes two axes (the divisor nearest ``sqrt(length)`` outer), so that
+    each staged sum stays short. Returns the new shape and the channel's index in it.
+    """
+    if any(d is None for d in shape):
+        return None
+    out: list = []
+    new_channel = channel
+    for i, d in enumerate(shape):
+        if i == channel:
+            new_channel = len(out)
+        f = 0
+        if i != channel and d > 1024:
+            f = next((k for k in range(int(d ** 0.5), 7, -1) if d % k == 0), 0)
+        out += [f, d // f] if f else [d]
+    return (out, new_channel) if len(out) > len(shape) else None
+
+
+def _staged_sum(v: tf.Tensor, axes: list) -> tf.Tensor:
+    """The sum of ``v`` over ``axes`` (kept as size-1 axes), one axis at a time, the innermost first.
+
+    A float32 reduction over several axes at once accumulates sequentially along the outer ones, so
+    its rounding error grows with the number of values per channel (about 1e-5 relative for
+    2 x 149 x 149 values); summing one axis at a time keeps every sum short and the result within a
+    few ulps, as precise as MindSpore's CPU kernel, for the cost of small intermediate tensors.
+    """
+    for a in sorted(axes, reverse=True):
+        if v.shape[a] != 1:
+            v = tf.reduce_sum(v, a, keepdims=True)
+    return v
+
+
+def _affine(t: tf.Tensor, channel: int, mean: tf.Tensor, var: tf.Tensor, scale: tf.Tensor, offset: tf.Tensor,
+            eps: float) -> tf.Tensor:
+    """``(t - mean) * rsqrt(var + eps) * scale + offset`` per channel (the other arguments have ``t``'s rank,
+    size 1 but on ``channel``); one ``FusedBatchNormV3`` inference pass for a 4-D float32 ``t``."""
+    if t.shape.rank == 4 and channel in (1, 3) and t.dtype == tf.float32:
+        y = tf.raw_ops.FusedBatchNormV3(
+            x=t, scale=tf.reshape(scale, [-1]), offset=tf.reshape(offset, [-1]), mean=tf.reshape(mean, [-1]),
+            variance=tf.reshape(var, [-1]), epsilon=float(eps), data_format="NCHW" if channel == 1 else "NHWC",
+            is_training=False)[0]
+        return y
+    return (t - mean) * (tf.math.rsqrt(var + tf.cast(eps, t.dtype)) * scale) + offset
+
+
+def _batch_norm_train(v: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, channel: int, eps: float) -> tuple:
+    """Training batch normalization of ``v`` over every axis but ``channel``, with precise statistics.
+
+    Returns ``(y, mean, biased variance)``, the statistics of shape ``(C,)`` and without gradient
+    (they feed the moving statistics). The mean, the centred (two-pass) variance and the gradient's
+    sums of ``dy`` and ``dy * x_hat`` are staged sums (``_staged_sum``); the gradient is batch
+    normalization's closed form, ``gamma * inv * (dy - (sum(dy) + x_hat * sum(dy * x_hat)) / n)``.
+    """
+    split = _split_long_axes(v.shape.as_list(), channel)
+    x = v
+    if split is not None:
+        x = tf.reshape(v, split[0])
+        channel = split[1]
+    rank = len(x.shape)
+    axes = [i for i in range(rank) if i != channel]
+    bshape = [1] * rank
+    bshape[channel] = -1
+    n = _count(x, axes, x.dtype)
+
+    @tf.custom_gradient
+    def bn(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor) -> tuple:
+        mean = _staged_sum(x, axes) / n
+        var = _staged_sum(tf.math.squared_difference(x, mean), axes) / n
+        y = _affine(x, channel, mean, var, g, b, eps)
+
+        def grad(dy: tf.Tensor, *_unused: Any) -> tuple:
+            x_hat = _affine(x, channel, mean, var, tf.ones_like(g), tf.zeros_like(b), eps)
+            dbeta = _staged_sum(dy, axes)
+            dgamma = _staged_sum(dy * x_hat, axes)
+            u = _affine(x, channel, mean, var, dgamma / n, dbeta / n, eps)  # (sum(dy) + x_hat * sum(dy x_hat)) / n
+            dx = _affine(dy - u, channel, tf.zeros_like(mean), var, g, tf.zeros_like(b), eps)
+            return dx, dgamma, dbeta
+
+        return (y, mean, var), grad
+
+    y, mean, var = bn(x, tf.reshape(gamma, bshape), tf.reshape(beta, bshape))
+    if split is not None:
+        y = tf.reshape(y, tf.shape(v))
+    return y, tf.stop_gradient(tf.reshape(mean, [-1])), tf.stop_gradient(tf.reshape(var, [-1]))
+
+
 def _update_moving(param: Parameter, batch: tf.Tensor, keep: float) -> None:
     """``param = keep * param + (1 - keep) * batch`` (no gradient)."""
     var = param._var
@@ -106,47 +195,36 @@ class _BatchNorm(Cell):
             raise ValueError(f"For BatchNorm, scale.shape[0] should be equal to input_x's channel dimension: "
                              f"{v.shape[channel]}, but got scale.shape[0]: {self.num_features}. ('{self.cls_name}' "
                              f"got input shape {tuple(v.shape.as_list())} for num_features={self.num_features}.)")
-        axes = [i for i in range(rank) if i != channel]
         bshape = [1] * rank
         bshape[channel] = self.num_features
+        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
+        if use_batch:
+            return _wrap(cast_to(self._train(v, channel, stat_dtype), out_dtype))
         gamma = tf.reshape(read_param(self.gamma, stat_dtype), bshape)
         beta = tf.reshape(read_param(self.beta, stat_dtype), bshape)
-        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
-        if use_batch and rank == 4 and stat_dtype == tf.float32:
-            return _wrap(cast_to(self._fused_train(v), out_dtype))
-        if use_batch:
-            mean, var = tf.nn.moments(v, axes, keepdims=False)
-            n = _count(v, axes, stat_dtype)
-            keep = 1.0 - self.momentum
-            _update_moving(self.moving_mean, mean, keep)
-            _update_moving(self.moving_variance, var * n / tf.maximum(n - 1, 1), keep)
-        else:
-            mean = tf.stop_gradient(read_param(self.moving_mean, stat_dtype))
-            var = tf.stop_gradient(read_param(self.moving_variance, stat_dtype))
+        mean = tf.stop_gradient(read_param(self.moving_mean, stat_dtype))
+        var = tf.stop_gradient(read_param(self.moving_variance, stat_dtype))
         inv = tf.math.rsqrt(tf.reshape(var, bshape) + tf.cast(self.eps, stat_dtype))
         y = (v - tf.reshape(mean, bshape)) * inv * gamma + beta
         return _wrap(cast_to(y, out_dtype))
 
-    def _fused_train(self, v: tf.Tensor) -> tf.Tensor:
-        """Training-mode batch norm of a 4-D float32 input in one kernel (and one gradient kernel).
+    def _train(self, v: tf.Tensor, channel: int, stat_dtype: tf.DType) -> tf.Tensor:
+        """Normalize ``v`` with its batch statistics and update the moving statistics.
 
-        ``FusedBatchNormV3`` computes the batch mean, the normalized output and the unbiased batch
-        variance (what the moving variance takes) in one pass, several times cheaper on CPU than
-        the separate reductions and element-wise ops; the raw op keeps ``eps`` as given (the
-        ``tf.nn`` wrapper raises it to 1.001e-5). When the input is the NCHW transpose of an NHWC
-        tensor (a convolution's output on CPU), the kernel runs on that tensor in NHWC.
+        The statistics are staged sums (see ``_batch_norm_train``), as precise as MindSpore's on
+        large feature maps, where ``FusedBatchNormV3``'s float32 sums lose about 1e-5 (relative).
+        When the input is the NCHW transpose of an NHWC tensor (a convolution's output on CPU), the
+        normalization runs on that tensor and the transpose comes after.
         """
-        empty = tf.constant([], tf.float32)
-        data_format = self.format
-        nhwc = transposed_from(v, TO_NCHW) if data_format == "NCHW" else None
+        nhwc = transposed_from(v, TO_NCHW) if v.shape.rank == 4 and channel == 1 else None
         if nhwc is not None:  # the previous layer computed in NHWC: normalize there, transpose after
-            v, data_format = nhwc, "NHWC"
-        y, mean, var, _, _, _ = tf.raw_ops.FusedBatchNormV3(
-            x=v, scale=read_param(self.gamma, tf.float32), offset=read_param(self.beta, tf.float32), mean=empty,
-            variance=empty, epsilon=float(self.eps), data_format=data_format, is_training=True)
+            v, channel = nhwc, 3
+        y, mean, var = _batch_norm_train(v, read_param(self.gamma, stat_dtype), read_param(self.beta, stat_dtype),
+                                         channel, self.eps)
+        n = _count(v, [i for i in range(v.shape.rank) if i != channel], stat_dtype)
         keep = 1.0 - self.momentum
         _update_moving(self.moving_mean, mean, keep)
-        _update_moving(self.moving_variance, var, keep)
+        _update_moving(self.moving_variance, var * n / tf.maximum(n - 1, 1), keep)
         return tf.transpose(y, TO_NCHW) if nhwc is not None else y
 
     def extend_repr(self) -> str:
