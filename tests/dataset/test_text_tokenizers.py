@@ -149,3 +149,81 @@ def test_python_tokenizer_in_pipeline():
     data = ds.NumpySlicesDataset({"s": np.array(["a-b", "c"])}, shuffle=False)
     data = data.map(text.PythonTokenizer(lambda s: s.split("-")), input_columns=["s"])
     assert [r["s"].tolist() for r in data.create_dict_iterator(output_numpy=True)] == [["a", "b"], ["c"]]
+
+
+# ---- the vectorised WordPiece and the ASCII lower-case path --------------------------------------------------
+def _reference_wordpiece(word, tokens, suffix, max_bytes, unknown):
+    """Greedy longest-match-first WordPiece, one word, in plain Python: [(piece, start byte, limit byte)]."""
+    data = word.encode("utf-8")
+    if not data:
+        return []
+    unk = unknown or word
+    if len(data) > max_bytes:
+        return [(unk, 0, len(unk.encode("utf-8")))]
+    out, start = [], 0
+    while start < len(word):
+        end = len(word)
+        while end > start and ((suffix if start else "") + word[start:end]) not in tokens:
+            end -= 1
+        if end == start:
+            return [(unk, 0, len(data))]
+        out.append(((suffix if start else "") + word[start:end], len(word[:start].encode("utf-8")),
+                    len(word[:end].encode("utf-8"))))
+        start = end
+    return out
+
+
+@pytest.mark.parametrize("suffix,max_bytes,unknown", [("##", 100, "[UNK]"), ("", 7, ""), ("@@", 12, "<unk>")])
+def test_wordpiece_matches_a_greedy_reference_on_random_words(suffix, max_bytes, unknown):
+    rng = np.random.default_rng(len(suffix) + max_bytes)
+    alphabet = ["a", "b", "c", "é", "中", "ß"]
+    tokens = {"".join(rng.choice(alphabet, int(rng.integers(1, 4)))) for _ in range(12)}
+    tokens |= {suffix + "".join(rng.choice(alphabet, int(rng.integers(1, 3)))) for _ in range(12)}
+    tokens |= {"a", suffix + "b", "[UNK]"}
+    vocab = text.Vocab.from_list(sorted(tokens))
+    words = ["".join(rng.choice(alphabet, int(rng.integers(0, 9)))) for _ in range(60)] + ["a" * 10, ""]
+    pieces, starts, limits = text.WordpieceTokenizer(vocab, suffix, max_bytes, unknown, with_offsets=True)(
+        np.array(words))
+    expected = [p for w in words for p in _reference_wordpiece(w, tokens, suffix, max_bytes, unknown)] or [("", 0, 0)]
+    assert list(zip(pieces.tolist(), starts.tolist(), limits.tolist())) == expected
+
+
+def test_wordpiece_long_chains_of_pieces():
+    # 300 one-character pieces: the greedy chain is followed to its end (max_bytes_per_token bounds its length).
+    vocab = text.Vocab.from_list(["x", "##x", "[UNK]"])
+    out, starts, limits = text.WordpieceTokenizer(vocab, max_bytes_per_token=1000, with_offsets=True)(
+        np.array(["x" * 300, "x" * 1001, "y"]))
+    assert out.tolist() == ["x"] + ["##x"] * 299 + ["[UNK]", "[UNK]"]
+    assert starts.tolist() == list(range(300)) + [0, 0]
+    assert limits.tolist() == list(range(1, 301)) + [5, 1]
+    assert text.WordpieceTokenizer(vocab)(np.array(["", ""])).tolist() == [""]
+
+
+def test_basic_tokenizer_lower_case_ascii_and_table_paths_agree():
+    tok = text.BasicTokenizer(lower_case=True, with_offsets=True)
+    ascii_text = "The QUICK, brown Fox\x01jumps\tover [CLS] the [MASK] dog!! [UNUSED1] [unused12]"
+    tokens, starts, limits = tok(ascii_text)
+    assert tokens.tolist() == ["the", "quick", ",", "brown", "fox", "jumps", "over", "[CLS]", "the", "[MASK]",
+                               "dog", "!", "!", "[unused1]", "[unused12]"]  # folded, then kept whole
+    # The same text with an accented letter appended goes through the character table.
+    tokens2, starts2, limits2 = tok(ascii_text + " É")
+    assert tokens2.tolist() == tokens.tolist() + ["e"]
+    assert starts2.tolist()[:-1] == starts.tolist() and limits2.tolist()[:-1] == limits.tolist()
+    no_unused = text.BasicTokenizer(lower_case=True, preserve_unused_token=False)
+    assert no_unused("[CLS] Hi").tolist() == ["[", "cls", "]", "hi"]
+    assert text.BasicTokenizer(lower_case=True)("  \t ").tolist() == [""]
+
+
+@pytest.mark.parametrize("with_offsets", [False, True])
+def test_bert_tokenizer_in_pipeline_equals_eager(vocab, with_offsets):
+    sentences = ["Hellos, World!", "unaffable CAFÉ 中 xyz", "   ", "[CLS] hello [SEP]", "hel" + "lo" * 3]
+    tok = text.BertTokenizer(vocab, lower_case=True, with_offsets=with_offsets)
+    columns = ["t", "b", "e"] if with_offsets else ["t"]
+    data = ds.NumpySlicesDataset({"s": np.array(sentences)}, shuffle=False)
+    data = data.map(tok, input_columns=["s"], output_columns=columns)
+    rows = [[r[c].tolist() for c in columns] for r in data.create_dict_iterator(output_numpy=True)]
+    eager = [[x.tolist() for x in (tok(s) if with_offsets else (tok(s),))] for s in sentences]
+    assert rows == eager
+    assert eager[0][0] == ["hello", "##s", ",", "world", "!"]
+    assert eager[2][0] == [""]
+    assert eager[4][0] == ["hello", "##lo", "##lo"]  # longest match first

@@ -94,8 +94,14 @@ def test_batchnorm_and_residual_addition_stay_nhwc_and_match_pynative():
     bns = [op for op in ops_ if op.type == "FusedBatchNormV3"]
     assert len(bns) == 3 and all(op.get_attr("data_format") == b"NHWC" for op in bns)
     assert all(op.inputs[0].op.type == "Conv2D" for op in bns)
-    add = [op for op in ops_ if op.type == "AddV2" and op.inputs[0].op.type == "FusedBatchNormV3"]
+
+    def producer(t):  # the op behind the custom gradients' IdentityN ops
+        while t.op.type == "IdentityN":
+            t = t.op.inputs[t.value_index]
+        return t.op
+
+    add = [op for op in ops_ if op.type == "AddV2" and producer(op.inputs[0]) in bns]
     assert len(add) == 1 and add[0].inputs[1].op.type == "Mul"
-    assert add[0].inputs[1].op.inputs[0].op in bns
+    assert producer(add[0].inputs[1].op.inputs[0]) in bns
     relu = [op for op in ops_ if op.type == "Relu" and op.inputs[0].op is add[0]]
     assert len(relu) == 1

@@ -171,8 +171,8 @@ def test_o2_train_step_has_no_float16_conv_or_matmul_kernel_and_stays_nhwc():
     # the layers compute in float16 between the kernels, as MindSpore's O2 does
     assert any(op.type == "Relu" and op.get_attr("T") == tf.float16 for op in graph.get_operations())
     # the casts around the kernels do not break the NHWC hand-over between layers
-    bns = [op for op in graph.get_operations() if op.type == "FusedBatchNormV3"]
-    assert len(bns) == 2 and all(op.get_attr("data_format") == b"NHWC" for op in bns)
+    bns = [op for op in graph.get_operations() if op.type == "FusedBatchNormV3"]  # forward and gradient passes
+    assert len(bns) >= 2 and all(op.get_attr("data_format") == b"NHWC" for op in bns)
     first = float(train(x, y).asnumpy())
     for _ in range(3):
         last = float(train(x, y).asnumpy())

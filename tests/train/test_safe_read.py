@@ -154,6 +154,21 @@ def test_non_utf8_name_raises_value_error(tmp_path):
         ser.load_checkpoint(str(path))
 
 
+def test_non_utf8_name_raises_value_error_under_pure_python_protobuf(tmp_path):
+    """protobuf's pure-Python runtime raises UnicodeDecodeError while parsing (upb: when a field is read)."""
+    import subprocess
+    import sys
+    path = tmp_path / "n.ckpt"
+    data = _raw_ckpt(tmp_path, _bad_name)
+    path.write_bytes(open(data, "rb").read().replace(b"ok", b"\xff\xfe"))
+    code = ("import tfspore.train.serialization as s\n"
+            "try:\n    s.load_checkpoint(%r)\nexcept ValueError as e:\n    print(type(e).__name__, e)\n" % str(path))
+    env = dict(os.environ, PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION="python", TF_CPP_MIN_LOG_LEVEL="3")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("ValueError ") and "n.ckpt" in out.stdout, out.stdout
+
+
 def test_valid_file_ending_with_crc_num_bytes_loads(tmp_path):
     path = str(tmp_path / "t.ckpt")
     tail = np.frombuffer(b"crc_num" + b"\0" * 10, np.uint8)

@@ -8,4 +8,7 @@ public names without creating an import circle.
   exception types.
 - :mod:`tfspore._internal.runtime_check`: checks on tensor values made when an op runs (index
   ranges of gathers), raising MindSpore's RuntimeError in PYNATIVE and GRAPH mode.
+- :mod:`tfspore._internal.cluster`: the multi-process cluster this process belongs to (from
+  ``TF_CONFIG`` or OpenMPI's environment) and the ``tf.distribute`` strategy over it, used by
+  ``mindspore.communication`` and the collective ops.
 """

@@ -37,8 +37,8 @@ def piecewise_constant_lr(milestone: Sequence[int], learning_rates: Sequence[flo
         >>> piecewise_constant_lr([1, 3], [0.1, 0.01])
         [0.1, 0.01, 0.01]
     """
-    validator.check_type(milestone, (tuple, list), "milestone")
-    validator.check_type(learning_rates, (tuple, list), "learning_rates")
+    validator.check_type(milestone, (tuple, list), "milestone", api="piecewise_constant_lr")
+    validator.check_type(learning_rates, (tuple, list), "learning_rates", api="piecewise_constant_lr")
     if len(milestone) != len(learning_rates):
         raise ValueError(f"For 'piecewise_constant_lr', the size of 'milestone' must be same with the size of "
                          f"'learning_rates', but got 'milestone' size: {len(milestone)}, 'learning_rates' size: "
@@ -46,8 +46,9 @@ def piecewise_constant_lr(milestone: Sequence[int], learning_rates: Sequence[flo
     lr: list[float] = []
     last_item = 0
     for i, item in enumerate(milestone):
-        validator.check_positive_int(item, f"milestone[{i}]")
-        validator.check_float(learning_rates[i], f"learning_rates[{i}]", allow_int=False)
+        validator.check_positive_int(item, f"milestone[{i}]", api="piecewise_constant_lr")
+        validator.check_float(learning_rates[i], f"learning_rates[{i}]", allow_int=False,
+                              api="piecewise_constant_lr")
         if item < last_item:
             raise ValueError(f"For 'piecewise_constant_lr', the value of milestone[{i}] must be greater than "
                              f"milestone[{i - 1}], but got milestone[{i}]: {milestone[i]}, milestone[{i - 1}]: "
@@ -58,15 +59,15 @@ def piecewise_constant_lr(milestone: Sequence[int], learning_rates: Sequence[flo
 
 
 def _check_inputs(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int, decay_epoch: int,
-                  is_stair: bool) -> None:
-    validator.check_positive_int(total_step, "total_step")
-    validator.check_positive_int(step_per_epoch, "step_per_epoch")
-    validator.check_positive_int(decay_epoch, "decay_epoch")
-    validator.check_positive_float(learning_rate, "learning_rate", allow_int=False)
-    validator.check_float(learning_rate, "learning_rate", allow_int=False)
-    validator.check_positive_float(decay_rate, "decay_rate", allow_int=False)
-    validator.check_float(decay_rate, "decay_rate", allow_int=False)
-    validator.check_type(is_stair, [bool], "is_stair")
+                  is_stair: bool, api: str) -> None:
+    validator.check_positive_int(total_step, "total_step", api=api)
+    validator.check_positive_int(step_per_epoch, "step_per_epoch", api=api)
+    validator.check_positive_int(decay_epoch, "decay_epoch", api=api)
+    validator.check_positive_float(learning_rate, "learning_rate", allow_int=False, api=api)
+    validator.check_float(learning_rate, "learning_rate", allow_int=False, api=api)
+    validator.check_positive_float(decay_rate, "decay_rate", allow_int=False, api=api)
+    validator.check_float(decay_rate, "decay_rate", allow_int=False, api=api)
+    validator.check_type(is_stair, [bool], "is_stair", api=api)
 
 
 def exponential_decay_lr(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int,
@@ -94,7 +95,7 @@ def exponential_decay_lr(learning_rate: float, decay_rate: float, total_step: in
         >>> exponential_decay_lr(0.1, 0.9, 4, 1, 2)
         [0.1, 0.09486832980505139, 0.09000000000000001, 0.08538149682454625]
     """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair, "exponential_decay_lr")
     lr = []
     for i in range(total_step):
         if is_stair:
@@ -129,7 +130,7 @@ def natural_exp_decay_lr(learning_rate: float, decay_rate: float, total_step: in
         >>> natural_exp_decay_lr(0.1, 0.9, 2, 1, 2)
         [0.1, 0.04065696597405991]
     """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair, "natural_exp_decay_lr")
 
     def epoch_of(x: int, y: int) -> int:
         return math.floor(x / y) * y if is_stair else x
@@ -165,7 +166,7 @@ def inverse_decay_lr(learning_rate: float, decay_rate: float, total_step: int, s
         >>> inverse_decay_lr(0.1, 0.5, 3, 1, 1)
         [0.1, 0.06666666666666667, 0.05]
     """
-    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
+    _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair, "inverse_decay_lr")
     lr = []
     for i in range(total_step):
         if is_stair:
@@ -202,12 +203,12 @@ def cosine_decay_lr(min_lr: float, max_lr: float, total_step: int, step_per_epoc
     if not isinstance(min_lr, float):
         raise TypeError(f"For 'cosine_decay_lr', the argument 'min_lr' must be type of float, but got 'min_lr' type: "
                         f"{type(min_lr)}.")
-    validator.check_non_negative_float(min_lr, "min_lr", None, allow_int=False)
-    validator.check_positive_float(max_lr, "max_lr", allow_int=False)
-    validator.check_float(max_lr, "max_lr", allow_int=False)
-    validator.check_positive_int(total_step, "total_step")
-    validator.check_positive_int(step_per_epoch, "step_per_epoch")
-    validator.check_positive_int(decay_epoch, "decay_epoch")
+    validator.check_non_negative_float(min_lr, "min_lr", allow_int=False, api="cosine_decay_lr")
+    validator.check_positive_float(max_lr, "max_lr", allow_int=False, api="cosine_decay_lr")
+    validator.check_float(max_lr, "max_lr", allow_int=False, api="cosine_decay_lr")
+    validator.check_positive_int(total_step, "total_step", api="cosine_decay_lr")
+    validator.check_positive_int(step_per_epoch, "step_per_epoch", api="cosine_decay_lr")
+    validator.check_positive_int(decay_epoch, "decay_epoch", api="cosine_decay_lr")
     if min_lr >= max_lr:
         raise ValueError(f"For 'cosine_decay_lr', the 'max_lr' must be greater than the 'min_lr', but got 'max_lr' "
                          f"value: {max_lr}, 'min_lr' value: {min_lr}.")
@@ -246,18 +247,19 @@ def polynomial_decay_lr(learning_rate: float, end_learning_rate: float, total_st
         >>> polynomial_decay_lr(0.1, 0.01, 3, 1, 2, 0.5)
         [0.1, 0.07363961030678928, 0.01]
     """
-    validator.check_positive_float(learning_rate, "learning_rate", allow_int=False)
-    validator.check_float(learning_rate, "learning_rate", allow_int=False)
+    validator.check_positive_float(learning_rate, "learning_rate", allow_int=False, api="polynomial_decay_lr")
+    validator.check_float(learning_rate, "learning_rate", allow_int=False, api="polynomial_decay_lr")
     if not isinstance(end_learning_rate, float):
         raise TypeError(f"For 'polynomial_decay_lr', the argument 'end_learning_rate' must be type of float, but got "
                         f"'end_learning_rate' type: {type(end_learning_rate)}.")
-    validator.check_non_negative_float(end_learning_rate, "end_learning_rate", None, allow_int=False)
-    validator.check_positive_float(power, "power", allow_int=False)
-    validator.check_float(power, "power", allow_int=False)
-    validator.check_positive_int(total_step, "total_step")
-    validator.check_positive_int(step_per_epoch, "step_per_epoch")
-    validator.check_positive_int(decay_epoch, "decay_epoch")
-    validator.check_type(update_decay_epoch, [bool], "update_decay_epoch")
+    validator.check_non_negative_float(end_learning_rate, "end_learning_rate", allow_int=False,
+                                       api="polynomial_decay_lr")
+    validator.check_positive_float(power, "power", allow_int=False, api="polynomial_decay_lr")
+    validator.check_float(power, "power", allow_int=False, api="polynomial_decay_lr")
+    validator.check_positive_int(total_step, "total_step", api="polynomial_decay_lr")
+    validator.check_positive_int(step_per_epoch, "step_per_epoch", api="polynomial_decay_lr")
+    validator.check_positive_int(decay_epoch, "decay_epoch", api="polynomial_decay_lr")
+    validator.check_type(update_decay_epoch, [bool], "update_decay_epoch", api="polynomial_decay_lr")
     origin_decay_epoch = decay_epoch
 
     def epochs(x: int, y: int) -> tuple[int, int]:
@@ -297,10 +299,10 @@ def warmup_lr(learning_rate: float, total_step: int, step_per_epoch: int, warmup
     if not isinstance(learning_rate, float):
         raise TypeError(f"For 'warmup_lr', the argument 'learning_rate' must be type of float, but got "
                         f"'learning_rate' type: {type(learning_rate)}.")
-    validator.check_non_negative_float(learning_rate, "learning_rate", None, allow_int=False)
-    validator.check_positive_int(warmup_epoch, "warmup_epoch")
-    validator.check_positive_int(total_step, "total_step")
-    validator.check_positive_int(step_per_epoch, "step_per_epoch")
+    validator.check_non_negative_float(learning_rate, "learning_rate", allow_int=False, api="warmup_lr")
+    validator.check_positive_int(warmup_epoch, "warmup_epoch", api="warmup_lr")
+    validator.check_positive_int(total_step, "total_step", api="warmup_lr")
+    validator.check_positive_int(step_per_epoch, "step_per_epoch", api="warmup_lr")
     lr = []
     for i in range(total_step):
         current_epoch = math.floor(i / step_per_epoch)

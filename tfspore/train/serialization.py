@@ -649,6 +649,9 @@ def _parse(path: str, content: bytes, specify_prefix: tuple | None, filter_prefi
     ckpt = Checkpoint()
     try:
         ckpt.ParseFromString(content)
+    except UnicodeDecodeError as e:  # protobuf's pure-Python runtime decodes string fields while parsing
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file {path} has a string field that is not "
+                         f"valid UTF-8: {e}.") from e
     except (DecodeError, RecursionError, SystemError, TypeError) as e:
         raise _corrupted(path) from e
     values = ckpt.value

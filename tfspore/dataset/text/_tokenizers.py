@@ -256,9 +256,9 @@ def _wordpiece(words: tf.Tensor, vocab: Vocab, suffix: str, max_bytes: int,
     """Greedy longest-match-first WordPiece on a 1-D tensor of words.
 
     A word found whole in the vocabulary is its own piece (one hash lookup for all words). The
-    other words are split together: every candidate piece (start character, length up to the
-    longest vocabulary entry) is looked up at once, giving the longest match at every start;
-    the greedy chain of matches from the first character is then followed for all words at once
+    other words are split together: every candidate piece (start byte on a character boundary,
+    length up to the longest vocabulary entry) is looked up at once, giving the longest match at
+    every start; the greedy chain of matches from the first byte is then followed for all words at once
     by binary lifting (``log2(max_bytes)`` gathers, no loop). A word whose chain does not reach
     its end is unknown.
 
@@ -268,7 +268,7 @@ def _wordpiece(words: tf.Tensor, vocab: Vocab, suffix: str, max_bytes: int,
     """
     # One lookup tells both whether a string is a token (bit 1) and whether suffix + string is (bit 2).
     table = vocab._piece_table(suffix)  # pylint: disable=protected-access
-    max_piece = vocab._max_token_chars()  # pylint: disable=protected-access
+    max_piece = vocab._max_token_bytes()  # pylint: disable=protected-access
     words = tf.reshape(words, [-1])
     num = tf.shape(words)[0]
     nbytes = tf.strings.length(words)
@@ -279,75 +279,74 @@ def _wordpiece(words: tf.Tensor, vocab: Vocab, suffix: str, max_bytes: int,
     split_idx = tf.cast(tf.where(split), tf.int32)             # [M, 1]
     sw = tf.gather_nd(words, split_idx)
     s_bytes = tf.gather_nd(nbytes, split_idx)
-    # Character starts (byte offsets) of the split words as a dense [M, width + 1] matrix, the
-    # word's byte length past its last character.
-    splits, _, offsets = tf.raw_ops.UnicodeDecodeWithOffsets(
-        input=sw, input_encoding="UTF-8", errors="replace", replacement_char=0xFFFD, Tsplits=tf.int64)
-    splits = tf.cast(splits, tf.int32)
-    n = splits[1:] - splits[:-1]
-    width = tf.reduce_max(tf.concat([n, [1]], 0))
-    row = tf.searchsorted(splits[1:], tf.range(tf.size(offsets)), side="right")
-    col = tf.range(tf.size(offsets)) - tf.gather(splits, row)
-    bounds = tf.scatter_nd(tf.stack([row, col], 1), tf.cast(offsets, tf.int32) - tf.gather(s_bytes, row),
-                           tf.stack([tf.size(sw), width + 1])) + s_bytes[:, None]
-    # Every candidate piece: start character i, end character e = i + 1 .. i + k.
+    # The search runs over byte positions; a piece starts and ends on a character boundary (a
+    # byte that is not a UTF-8 continuation byte: bit 4 of the table, one lookup per byte).
+    m = tf.size(sw)
+    width = tf.reduce_max(tf.concat([s_bytes, [1]], 0))
+    nodes = tf.range(width + 1)
+    here = tf.broadcast_to(nodes[None, :], tf.stack([m, width + 1]))
+    at = tf.minimum(here[:, :width], s_bytes[:, None])
+    cont = tf.bitwise.bitwise_and(table.lookup(tf.strings.substr(sw[:, None], at, tf.ones_like(at))), 4) > 0
+    boundary = tf.concat([tf.logical_not(cont), tf.ones([m, 1], tf.bool)], 1)   # [M, width + 1]
+    # Every candidate piece: start byte i, end byte e = i + 1 .. i + k.
     k = tf.minimum(width, max_piece)
     i_idx = tf.range(width)[None, :, None]
     e_idx = i_idx + tf.range(1, k + 1)[None, None, :]          # [1, width, k]
-    valid = e_idx <= n[:, None, None]                          # [M, width, k]
-    start_b = tf.gather(bounds, tf.broadcast_to(i_idx, tf.shape(valid)), batch_dims=1)
-    end_b = tf.gather(bounds, tf.broadcast_to(tf.minimum(e_idx, width), tf.shape(valid)), batch_dims=1)
-    flat = tf.stack([tf.size(sw), -1])                       # Substr broadcasts over two dimensions
-    cand = tf.strings.substr(sw[:, None], tf.reshape(start_b, flat),
-                             tf.reshape(tf.where(valid, end_b - start_b, 0), flat))
-    cand = tf.reshape(cand, tf.shape(valid))
-    bit = tf.where(i_idx > 0, 2, 1)                            # non-initial pieces carry the suffix
-    hit = valid & (tf.bitwise.bitwise_and(table.lookup(cand), tf.cast(bit, tf.int64)) > 0)
-    longest = tf.reduce_max(tf.where(hit, e_idx, 0), axis=2)  # [M, width]: end of the longest match, 0: none
-    # The greedy chain from character 0 by binary lifting: jump[s][i] is where 2**s greedy steps
-    # from i end (a position without a match, and the word's end, step to themselves). Position i
-    # is on the chain when the furthest chain position not past i is i itself.
-    nodes = tf.range(width + 1)
-    here = tf.broadcast_to(nodes[None, :], tf.shape(bounds))
-    jump = tf.where(tf.concat([longest, tf.zeros_like(longest[:, :1])], 1) > 0,
-                    tf.concat([longest, tf.zeros_like(longest[:, :1])], 1), here)
-    jumps = [jump]
+    valid = (e_idx <= s_bytes[:, None, None]) & boundary[:, :width, None]
+    valid = valid & tf.gather(boundary, tf.broadcast_to(tf.minimum(e_idx, width), tf.shape(valid)), batch_dims=1)
+    # Only the valid candidates are cut and looked up (about half of the grid).
+    cidx = tf.cast(tf.where(valid), tf.int32)                 # [V, 3]: word, start, length - 1
+    c_word, c_start = cidx[:, 0], cidx[:, 1]
+    c_end = c_start + cidx[:, 2] + 1
+    cand = tf.strings.substr(tf.gather(sw, c_word), c_start, c_end - c_start)
+    bit = tf.cast(tf.where(c_start > 0, 2, 1), tf.int64)      # non-initial pieces carry the suffix
+    hit = tf.bitwise.bitwise_and(table.lookup(cand), bit) > 0
+    longest = tf.reshape(tf.math.unsorted_segment_max(tf.where(hit, c_end, 0), c_word * width + c_start,
+                                                      m * width), tf.stack([m, width]))
+    longest = tf.maximum(longest, 0)                           # [M, width]: end of the longest match, 0: none
+    # The greedy chain from byte 0 by binary lifting: jump[s][i] is where 2**s greedy steps from i
+    # end (a position without a match, and the word's end, step to themselves). Position i is on
+    # the chain when the furthest chain position not past i is i itself.
+    nxt = tf.concat([longest, tf.zeros([m, 1], tf.int32)], 1)
+    jumps = [tf.where(nxt > 0, nxt, here)]
     for _ in range(max(1, int(max_bytes).bit_length()) - 1):
         jumps.append(tf.gather(jumps[-1], jumps[-1], batch_dims=1))
     pos = tf.zeros_like(here)
     for jump in reversed(jumps):
-        nxt = tf.gather(jump, pos, batch_dims=1)
-        pos = tf.where(nxt <= here, nxt, pos)
+        step = tf.gather(jump, pos, batch_dims=1)
+        pos = tf.where(step <= here, step, pos)
     visited = tf.equal(pos, here)                              # [M, width + 1]
-    ok = tf.gather(visited, n, batch_dims=1)                   # the chain reaches the word's end
-    is_piece = visited[:, :width] & (nodes[None, :width] < n[:, None]) & ok[:, None]
-    p_start = bounds[:, :width]
-    p_end = tf.gather(bounds, longest, batch_dims=1)
-    # Back to all words: one row per word, the first column for whole and unknown words.
-    shape = tf.stack([num, width])
-    failed = split & tf.logical_not(tf.scatter_nd(split_idx, tf.cast(ok, tf.int32), [num]) > 0)
-    first = tf.range(width)[None, :] == 0
-    unknown = failed | too_long
-    mask = tf.scatter_nd(split_idx, tf.cast(is_piece, tf.int32), shape) > 0
-    mask = mask | (first & (whole | unknown)[:, None])
-    starts = tf.scatter_nd(split_idx, tf.where(is_piece, p_start, 0), shape)
+    ok = tf.gather(visited, s_bytes, batch_dims=1)             # the chain reaches the word's end
+    is_piece = visited[:, :width] & (here[:, :width] < s_bytes[:, None]) & ok[:, None]
+    p_start = here[:, :width]
+    p_end = longest
+    # Back to all words: one row of (start, end, is piece) per word; whole and unknown words
+    # are one piece in the first column.
+    ok_all = tf.scatter_nd(split_idx, tf.cast(ok, tf.int32), [num]) > 0
+    unknown = (split & tf.logical_not(ok_all)) | too_long
+    single = whole | unknown
     unk_len = tf.strings.length(unknown_token) if unknown_token else nbytes
-    ends_first = tf.where(too_long, unk_len, nbytes)
-    ends = tf.where(first & (whole | unknown)[:, None], ends_first[:, None],
-                    tf.scatter_nd(split_idx, tf.where(is_piece, p_end, 0), shape))
-    where = tf.cast(tf.where(mask), tf.int32)
+    rows = tf.scatter_nd(split_idx, tf.stack([p_start, p_end, tf.cast(is_piece, tf.int32)], 2),
+                         tf.stack([num, width, 3]))
+    first_col = tf.stack([tf.zeros_like(nbytes), tf.where(too_long, unk_len, nbytes), tf.ones_like(nbytes)], 1)
+    rows = tf.where((tf.equal(nodes[:width], 0)[None, :] & single[:, None])[:, :, None], first_col[:, None, :], rows)
+    where = tf.cast(tf.where(rows[:, :, 2] > 0), tf.int32)
     w_of = where[:, 0]
-    p_starts = tf.gather_nd(starts, where)
-    p_ends = tf.gather_nd(ends, where)
-    src = tf.gather(words, w_of)
-    pieces = tf.strings.substr(src, p_starts, p_ends - p_starts)
-    if suffix:
-        pieces = tf.where(p_starts > 0, suffix + pieces, pieces)
+    picked = tf.gather_nd(rows, where)
+    p_starts, p_ends = picked[:, 0], picked[:, 1]
+    # The piece text: a substring of its word, or the unknown token (the whole word when empty).
+    # Element-wise string selects and '+' are slow in TF (about 5 us a string), so the text is
+    # cut from one gathered source and the suffix joined on with StringJoin.
     unk_piece = tf.gather(unknown, w_of)
     if unknown_token:
-        pieces = tf.where(unk_piece, unknown_token, pieces)
+        src = tf.gather(tf.concat([words, [unknown_token]], 0), tf.where(unk_piece, num, w_of))
     else:
-        pieces = tf.where(unk_piece, src, pieces)
+        src = tf.gather(words, w_of)
+    pieces = tf.strings.substr(src, tf.where(unk_piece, 0, p_starts),
+                               tf.where(unk_piece, tf.strings.length(src), p_ends - p_starts))
+    if suffix:
+        prefix = tf.gather(tf.constant(["", suffix]), tf.cast(p_starts > 0, tf.int32))
+        pieces = tf.strings.join([prefix, pieces])
     return pieces, tf.cast(p_starts, tf.uint32), tf.cast(p_ends, tf.uint32), w_of
 
 

@@ -259,7 +259,8 @@ class Vocab:
 
     def _piece_table(self, suffix: str) -> tf.lookup.StaticHashTable:
         """WordPiece's table (string -> int64, default 0): bit 1 when the string is a token, bit 2
-        when `suffix` + the string is one; built once per suffix."""
+        when `suffix` + the string is one, bit 4 for the single UTF-8 continuation bytes (never
+        a token: not valid UTF-8); built once per suffix."""
         tables = self.__dict__.setdefault("_piece_tables", {})
         if suffix not in tables:
             bits: Dict[str, int] = {}
@@ -268,16 +269,17 @@ class Vocab:
                 if suffix and w.startswith(suffix):
                     rest = w[len(suffix):]
                     bits[rest] = bits.get(rest, 0) | 2
-            keys = np.array([w.encode("utf-8") for w in bits] or [b"\xff"], dtype=object)
-            vals = np.array(list(bits.values()) or [0], dtype=np.int64)
+            keys = [w.encode("utf-8") for w in bits] + [bytes([b]) for b in range(0x80, 0xC0)]
+            vals = list(bits.values()) + [4] * 0x40
+            keys, vals = np.array(keys, dtype=object), np.array(vals, dtype=np.int64)
             with tf.init_scope():
                 tables[suffix] = tf.lookup.StaticHashTable(
                     tf.lookup.KeyValueTensorInitializer(tf.constant(keys, tf.string), tf.constant(vals)), 0)
         return tables[suffix]
 
-    def _max_token_chars(self) -> int:
-        """The length in characters of the longest token (at least 1): WordPiece's longest candidate."""
-        return max([len(w) for w in self._vocab] + [1])
+    def _max_token_bytes(self) -> int:
+        """The length in UTF-8 bytes of the longest token (at least 1): WordPiece's longest candidate."""
+        return max([len(w.encode("utf-8")) for w in self._vocab] + [1])
 
     def __len__(self) -> int:
         return len(self._vocab)

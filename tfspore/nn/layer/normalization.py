@@ -85,14 +85,35 @@ def _staged_sum(v: tf.Tensor, axes: list) -> tf.Tensor:
 def _affine(t: tf.Tensor, channel: int, mean: tf.Tensor, var: tf.Tensor, scale: tf.Tensor, offset: tf.Tensor,
             eps: float) -> tf.Tensor:
     """``(t - mean) * rsqrt(var + eps) * scale + offset`` per channel (the other arguments have ``t``'s rank,
-    size 1 but on ``channel``); one ``FusedBatchNormV3`` inference pass for a 4-D float32 ``t``."""
-    if t.shape.rank == 4 and channel in (1, 3) and t.dtype == tf.float32:
+    size 1 but on ``channel``); one ``FusedBatchNormV3`` inference pass for a 4-D float32 ``t``.
+
+    The fused pass's own gradient treats ``mean`` and ``var`` as constants; its gradient here is the
+    element-wise formula's (it serves only higher-order gradients of ``_batch_norm_train``).
+    """
+
+    def formula(t: tf.Tensor, mean: tf.Tensor, var: tf.Tensor, scale: tf.Tensor, offset: tf.Tensor) -> tf.Tensor:
+        return (t - mean) * (tf.math.rsqrt(var + tf.cast(eps, t.dtype)) * scale) + offset
+
+    if not (t.shape.rank == 4 and channel in (1, 3) and t.dtype == tf.float32):
+        return formula(t, mean, var, scale, offset)
+
+    @tf.custom_gradient
+    def fused(t: tf.Tensor, mean: tf.Tensor, var: tf.Tensor, scale: tf.Tensor, offset: tf.Tensor) -> tuple:
         y = tf.raw_ops.FusedBatchNormV3(
             x=t, scale=tf.reshape(scale, [-1]), offset=tf.reshape(offset, [-1]), mean=tf.reshape(mean, [-1]),
             variance=tf.reshape(var, [-1]), epsilon=float(eps), data_format="NCHW" if channel == 1 else "NHWC",
             is_training=False)[0]
-        return y
-    return (t - mean) * (tf.math.rsqrt(var + tf.cast(eps, t.dtype)) * scale) + offset
+
+        def grad(dy: tf.Tensor) -> list:
+            args = [t, mean, var, scale, offset]
+            with tf.GradientTape() as tape:
+                tape.watch(args)
+                again = formula(*args)
+            return tape.gradient(again, args, output_gradients=dy)
+
+        return y, grad
+
+    return fused(t, mean, var, scale, offset)
 
 
 def _batch_norm_train(v: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, channel: int, eps: float) -> tuple:
@@ -120,12 +141,16 @@ def _batch_norm_train(v: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, channel: 
         var = _staged_sum(tf.math.squared_difference(x, mean), axes) / n
         y = _affine(x, channel, mean, var, g, b, eps)
 
-        def grad(dy: tf.Tensor, *_unused: Any) -> tuple:
+        def grad(dy: tf.Tensor, dmean: tf.Tensor | None, dvar: tf.Tensor | None) -> tuple:
             x_hat = _affine(x, channel, mean, var, tf.ones_like(g), tf.zeros_like(b), eps)
             dbeta = _staged_sum(dy, axes)
             dgamma = _staged_sum(dy * x_hat, axes)
             u = _affine(x, channel, mean, var, dgamma / n, dbeta / n, eps)  # (sum(dy) + x_hat * sum(dy x_hat)) / n
             dx = _affine(dy - u, channel, tf.zeros_like(mean), var, g, tf.zeros_like(b), eps)
+            if not (_is_zero(dmean) and _is_zero(dvar)):  # the statistics' own gradients (higher orders)
+                dmean = tf.zeros_like(mean) if dmean is None else dmean
+                dvar = tf.zeros_like(var) if dvar is None else dvar
+                dx = dx + ((x - mean) * (2 * dvar / n) + dmean / n)
             return dx, dgamma, dbeta
 
         return (y, mean, var), grad
@@ -134,6 +159,12 @@ def _batch_norm_train(v: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, channel: 
     if split is not None:
         y = tf.reshape(y, tf.shape(v))
     return y, tf.stop_gradient(tf.reshape(mean, [-1])), tf.stop_gradient(tf.reshape(var, [-1]))
+
+
+def _is_zero(t: tf.Tensor | None) -> bool:
+    """Whether ``t`` is None or known at trace time to be all zeros."""
+    value = None if t is None else tf.get_static_value(t)
+    return t is None or (value is not None and not value.any())
 
 
 def _update_moving(param: Parameter, batch: tf.Tensor, keep: float) -> None:
