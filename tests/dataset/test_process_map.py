@@ -114,3 +114,39 @@ def test_rows_of_different_shapes_in_a_batch_fail_with_a_shape_error():
     data = ds.GeneratorDataset(Ragged(4), ["data", "label"], shuffle=False).map(lambda d: d, "data").batch(2)
     with pytest.raises(RuntimeError, match=r"Exception thrown from dataset pipeline[\s\S]*same shape"):
         _rows(data)
+
+
+def test_workers_exit_when_their_process_dies_without_closing_them(tmp_path):
+    """All workers exit after their process's os._exit, also one stuck in its function."""
+    import subprocess
+    import sys
+    import time
+    pid_file = tmp_path / "pids"
+    code = (
+        "import os\n"
+        "from tfspore.dataset.engine._process_map import ProcessMap\n"
+        "import threading, time\n"
+        "maps = [ProcessMap(lambda x: x, 2) for _ in range(2)]\n"
+        "for m in maps:\n    m(1)\n"
+        "maps.append(ProcessMap(lambda x: time.sleep(3600), 1))\n"
+        "threading.Thread(target=maps[-1], args=(1,), daemon=True).start()\n"
+        "while not maps[-1].pids:\n    time.sleep(0.05)\n"
+        "time.sleep(0.5)\n"
+        f"open({str(pid_file)!r}, 'w').write(' '.join(str(p) for m in maps for p in m.pids))\n"
+        "os._exit(0)\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    pids = [int(p) for p in pid_file.read_text().split()]
+    assert len(pids) == 5
+
+    def alive(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().split()[2] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 15
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in pids if alive(p)]

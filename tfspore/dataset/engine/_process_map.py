@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import queue
 import threading
+import time
 import weakref
 from typing import Any, Callable, Dict, List, Optional
 
@@ -22,6 +24,11 @@ __all__ = ["ProcessMap", "available"]
 _REGISTRY: Dict[int, Callable] = {}
 _ids = itertools.count(1)
 _lock = threading.Lock()
+# The parent ends of every worker pipe this process holds. A forked worker closes its copies, so
+# a worker's pipe reaches EOF when its parent closes it or dies (otherwise later-forked workers
+# would keep earlier workers' pipes open, and no worker would ever see its parent go).
+_PARENT_ENDS: List[Any] = []
+_POLL_S = 1.0
 
 
 def available() -> bool:
@@ -29,7 +36,19 @@ def available() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _serve(conn: Any, key: int) -> None:
+def _watch_parent(parent_pid: int) -> None:
+    """Ends the worker when its parent is gone, even while the function hangs (a lock a fork copied
+    held, a function waiting forever): a worker never outlives the pipeline's process."""
+    while True:
+        time.sleep(_POLL_S)
+        if os.getppid() != parent_pid:
+            os._exit(0)
+
+
+def _serve(conn: Any, key: int, parent_pid: int) -> None:
+    for end in _PARENT_ENDS:
+        end.close()
+    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
     fn = _REGISTRY[key]
     while True:
         try:
@@ -55,6 +74,8 @@ def _shutdown(processes: List[Any], conns: List[Any], key: int) -> None:
             conn.close()
         except OSError:
             pass
+        if conn in _PARENT_ENDS:  # (no lock: a finalizer may run while _start holds it)
+            _PARENT_ENDS.remove(conn)
     for proc in processes:
         proc.join(timeout=1)
         if proc.is_alive():
@@ -98,11 +119,12 @@ class ProcessMap:
                 processes, conns = [], []
                 for _ in range(self.workers):
                     parent, child = ctx.Pipe()
-                    proc = ctx.Process(target=_serve, args=(child, key), daemon=True)
+                    proc = ctx.Process(target=_serve, args=(child, key, os.getpid()), daemon=True)
                     proc.start()
                     child.close()
                     processes.append(proc)
                     conns.append(parent)
+                    _PARENT_ENDS.append(parent)
                     idle.put(parent)
             self._pids = [p.pid for p in processes]
             self._finalizer = weakref.finalize(self, _shutdown, processes, conns, key)
