@@ -37,7 +37,8 @@ from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_r
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
 
 
-def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
+def check_betas_eps(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
+    """The Adam-family checks of ``beta1``, ``beta2`` (floats in (0, 1)) and ``eps`` (a positive float)."""
     validator.check_type(beta1, [float], "beta1", prim_name)
     validator.check_type(beta2, [float], "beta2", prim_name)
     validator.check_type(eps, [float], "eps", prim_name)
@@ -119,7 +120,7 @@ class Adam(Optimizer):
                            f"'use_offload', but got {kwargs.keys()}.")
         use_lazy = kwargs.get("use_lazy", False)
         use_offload = kwargs.get("use_offload", False)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
+        check_betas_eps(beta1, beta2, eps, self.cls_name)
         validator.check_type(use_locking, [bool], "use_locking", self.cls_name)
         validator.check_type(use_nesterov, [bool], "use_nesterov", self.cls_name)
         validator.check_type(use_amsgrad, [bool], "use_amsgrad", self.cls_name)
@@ -211,7 +212,7 @@ class AdamWeightDecay(Optimizer):
     def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
                  eps: float = 1e-6, weight_decay: Any = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
+        check_betas_eps(beta1, beta2, eps, self.cls_name)
         self.beta1 = Tensor(np.array([beta1]).astype(np.float32))
         self.beta2 = Tensor(np.array([beta2]).astype(np.float32))
         self.eps = Tensor(np.array([eps]).astype(np.float32))
@@ -270,7 +271,7 @@ class AdamOffload(Optimizer):
                  eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False, weight_decay: Any = 0.0,
                  loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
+        check_betas_eps(beta1, beta2, eps, self.cls_name)
         validator.check_type(use_locking, [bool], "use_locking", self.cls_name)
         validator.check_type(use_nesterov, [bool], "use_nesterov", self.cls_name)
         self.params = self.parameters

@@ -23,18 +23,10 @@ from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
+from tfspore.nn.optim.adam import check_betas_eps
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["AdaMax"]
-
-
-def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
-    validator.check_type(beta1, [float], "beta1", prim_name)
-    validator.check_type(beta2, [float], "beta2", prim_name)
-    validator.check_type(eps, [float], "eps", prim_name)
-    validator.check_float_range(beta1, "beta1", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
-    validator.check_float_range(beta2, "beta2", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
-    validator.check_positive_float(eps, "eps", prim_name, allow_int=False)
 
 
 def _apply_ada_max(var: tf.Variable, m: tf.Variable, v: tf.Variable, beta1_power: tf.Tensor, lr: tf.Tensor,
@@ -81,7 +73,7 @@ class AdaMax(Optimizer):
     def __init__(self, params: Any, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999,
                  eps: float = 1e-08, weight_decay: Any = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
+        check_betas_eps(beta1, beta2, eps, self.cls_name)
         self.beta1 = Tensor(beta1, mstype.float32)
         self.beta2 = Tensor(beta2, mstype.float32)
         self._beta1, self._beta2, self._eps = beta1, beta2, eps

@@ -24,20 +24,12 @@ import tensorflow as tf
 
 from tfspore._internal import validator
 from tfspore.common.tensor import Tensor
+from tfspore.nn.optim.adam import check_betas_eps
 from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
 
 __all__ = ["Lamb"]
 
 _MAX_TRUST_RATIO = 10.0
-
-
-def _check_param_value(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
-    validator.check_type(beta1, [float], "beta1", prim_name)
-    validator.check_type(beta2, [float], "beta2", prim_name)
-    validator.check_type(eps, [float], "eps", prim_name)
-    validator.check_float_range(beta1, "beta1", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
-    validator.check_float_range(beta2, "beta2", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
-    validator.check_positive_float(eps, "eps", prim_name, allow_int=False)
 
 
 def _apply_lamb(var: tf.Variable, m: tf.Variable, v: tf.Variable, lr: tf.Tensor, beta1: float, beta2: float,
@@ -99,7 +91,7 @@ class Lamb(Optimizer):
     def __init__(self, params: Any, learning_rate: Any, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-6,
                  weight_decay: Any = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
-        _check_param_value(beta1, beta2, eps, self.cls_name)
+        check_betas_eps(beta1, beta2, eps, self.cls_name)
         self.beta1 = Tensor(np.array([beta1]).astype(np.float32))
         self.beta2 = Tensor(np.array([beta2]).astype(np.float32))
         self.eps = Tensor(np.array([eps]).astype(np.float32))
