@@ -133,7 +133,7 @@ def test_model_checkpoint_argument_errors(tmp_path):
         ModelCheckpoint("a/b", str(tmp_path))
     with pytest.raises(ValueError, match="but got 3"):
         ModelCheckpoint(3, str(tmp_path))
-    with pytest.raises(TypeError, match="The path is invalid, the type should be string"):
+    with pytest.raises(TypeError, match="For 'ModelCheckpoint', the 'directory' must be a str, but got 5"):
         ModelCheckpoint("p", 5)
     with pytest.raises(TypeError, match=re.escape("For 'ModelCheckpoint', the type of argument 'config' should be "
                                                   "'CheckpointConfig', but got <class 'dict'>.")):
@@ -383,3 +383,9 @@ def test_model_train_exception_save(tmp_path):
     with pytest.raises(RuntimeError, match="boom"):
         model.train(3, data, callbacks=[ck, Boom()])
     assert _files(tmp_path) == ["g-1_3.ckpt", "g-2_2_breakpoint.ckpt"]
+
+
+def test_directory_of_the_wrong_type_names_the_api_and_argument():
+    from tfspore.train.callback import ModelCheckpoint as _ModelCheckpoint
+    with pytest.raises(TypeError, match=r"^For 'ModelCheckpoint', the 'directory' must be a str, but got 5 of type int"):
+        _ModelCheckpoint(directory=5)

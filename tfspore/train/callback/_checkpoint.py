@@ -442,7 +442,7 @@ class ModelCheckpoint(Callback):
             if callable(directory):
                 self._directory_func = directory
             else:
-                self._directory = make_directory(directory)
+                self._directory = make_directory(directory, "directory", "ModelCheckpoint")
         else:
             self._directory = _cur_dir
 

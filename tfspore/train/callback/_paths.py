@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Optional
+
+from tfspore._internal import validator
 
 MAX_PATH_LENGTH = 4096
 
 
-def make_directory(path: Any, arg_name: str = "path") -> str:
+def make_directory(path: Any, arg_name: str = "path", api: Optional[str] = None) -> str:
     """Return the real path of ``path``, creating the directory (mode 0o700) when it is missing.
+
+    With ``api``, a path that is not a str raises the validator's message naming ``api`` and
+    ``arg_name``.
 
     Raises:
         TypeError: when ``path`` is not a str.
@@ -17,6 +22,8 @@ def make_directory(path: Any, arg_name: str = "path") -> str:
     """
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
+    if not isinstance(path, str) and api is not None:
+        raise validator.type_error(path, arg_name, api, "a str")
     if not isinstance(path, str):
         raise TypeError(f"The {arg_name} is invalid, the type should be string, but got {path!r} of type "
                         f"{type(path).__name__}.")
