@@ -14,14 +14,6 @@ from tfspore import dataset as ds
 from tfspore._internal import runtime_check
 
 
-@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def mode(request):
-    old = ms.get_context("mode")
-    ms.set_context(mode=request.param)
-    yield request.param
-    ms.set_context(mode=old)
-
-
 class _Gather(nn.Cell):
     def construct(self, x, i):
         return ops.gather(x, i, 0)

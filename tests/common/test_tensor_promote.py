@@ -8,14 +8,6 @@ import tfspore as ms
 from tfspore import nn, ops
 
 
-@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def mode(request):
-    old = ms.get_context("mode")
-    ms.set_context(mode=request.param)
-    yield request.param
-    ms.set_context(mode=old)
-
-
 class _Op(nn.Cell):
     def __init__(self, fn):
         super().__init__()

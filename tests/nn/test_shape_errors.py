@@ -8,14 +8,6 @@ import tfspore as ms
 from tfspore import nn
 
 
-@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def mode(request):
-    old = ms.get_context("mode")
-    ms.set_context(mode=request.param)
-    yield request.param
-    ms.set_context(mode=old)
-
-
 @pytest.mark.parametrize("shape", [(2, 5), (2, 3, 5)])
 def test_dense_feature_mismatch(mode, shape):
     with pytest.raises(ValueError, match=r"'x1_col': 5 and 'x2_row': 4.*'Dense' got input shape"):
