@@ -53,6 +53,16 @@ hooks installed on the MindSpore API the script calls (the same hooks in both fr
 - ``force_attr``: ``[[module, dotted.attribute, value], ...]``: set in the script's own module
   before it runs and kept against the script's later assignments (float32 where a script fixes
   ``compute_type`` to float16 in code; ``"mstype.float32"`` names MindSpore's dtype).
+- ``sample_order``: a list of record indices; the dataset sources read exactly those records in
+  that order (``sampler=SubsetSampler(indices)``; ``shuffle`` and ``num_samples`` are dropped): a
+  run that starts at the batch another run reached, with an epoch of the same length (so a
+  learning-rate schedule sized from the dataset is the same).
+- ``save_state``: folder; after each training step the whole training cell's parameters (the
+  network's, the optimizer's state and step, a loss scale) are saved there as ``state_<k>.ckpt``.
+- ``load_state``: path; after ``Model(...)`` built its training cell, that checkpoint (one of
+  ``save_state``'s) is loaded into it: the run continues from another run's exact state.
+- ``stop_after``: steps; the run ends with status 0 after this many training steps (after
+  ``save_state`` saved the last one).
 - ``finite_overflow_check``: ``nn.TrainOneStepWithLossScaleCell`` checks the gradients for
   inf/NaN, as tfspore does, where MindSpore 2.10's CPU build would call Ascend float-status
   kernels it lacks (loss-scaled BERT and Transformer training).
@@ -71,7 +81,7 @@ _SOURCES = ("MnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDat
             "MindDataset", "GeneratorDataset", "NumpySlicesDataset", "TextFileDataset", "CSVDataset")
 
 
-def _patch_sources(ds, no_shuffle: bool, num_samples) -> None:
+def _patch_sources(ds, no_shuffle: bool, num_samples, sample_order=None) -> None:
     for name in _SOURCES:
         cls = getattr(ds, name, None)
         if cls is None or not isinstance(cls, type):
@@ -80,10 +90,15 @@ def _patch_sources(ds, no_shuffle: bool, num_samples) -> None:
 
         @functools.wraps(original)
         def init(self, *args, __original=original, **kwargs):
-            if no_shuffle:
-                kwargs["shuffle"] = False
-            if num_samples:
-                kwargs["num_samples"] = int(num_samples)
+            if sample_order is not None:
+                kwargs.pop("shuffle", None)
+                kwargs.pop("num_samples", None)
+                kwargs["sampler"] = ds.SubsetSampler([int(i) for i in sample_order])
+            else:
+                if no_shuffle:
+                    kwargs["shuffle"] = False
+                if num_samples:
+                    kwargs["num_samples"] = int(num_samples)
             if (kwargs.get("num_parallel_workers") or 0) > (os.cpu_count() or 1):
                 # MindSpore rejects more workers than the machine's cores.
                 kwargs["num_parallel_workers"] = os.cpu_count() or 1
@@ -262,6 +277,21 @@ def _patch_model(ms, settings: dict) -> None:
             step = run_context.original_args().cur_step_num
             ms.save_checkpoint(self._network, os.path.join(self._folder, f"step_{step}.ckpt"))
 
+    class _SaveState(Callback):
+        def __init__(self, folder, stop_after):
+            super().__init__()
+            self._folder, self._stop_after = folder, stop_after
+
+        def on_train_step_end(self, run_context):
+            args = run_context.original_args()
+            step = args.cur_step_num
+            if self._folder:
+                ms.save_checkpoint(args.train_network, os.path.join(self._folder, f"state_{step}.ckpt"))
+            if self._stop_after and step >= self._stop_after:
+                print(f"zoo_parity: stopped after step {step}", flush=True)
+                sys.stdout.flush()
+                os._exit(0)  # pylint: disable=protected-access
+
     original_init = Model.__init__
     original_train = Model.train
 
@@ -288,6 +318,8 @@ def _patch_model(ms, settings: dict) -> None:
         if settings.get("amp_level"):
             kwargs["amp_level"] = settings["amp_level"]
         original_init(self, *args, **kwargs)
+        if settings.get("load_state"):
+            load_state(ms, self.train_network, settings["load_state"])
 
     @functools.wraps(original_train)
     def train(self, *args, **kwargs):
@@ -307,10 +339,29 @@ def _patch_model(ms, settings: dict) -> None:
                 else [callbacks]
             os.makedirs(settings["save_steps"], exist_ok=True)
             kwargs["callbacks"] = callbacks + [_SaveSteps(self._zoo_parity_network, settings["save_steps"])]
+        if settings.get("save_state") or settings.get("stop_after"):
+            callbacks = kwargs.get("callbacks")
+            callbacks = [] if callbacks is None else list(callbacks) if isinstance(callbacks, (list, tuple)) \
+                else [callbacks]
+            if settings.get("save_state"):
+                os.makedirs(settings["save_state"], exist_ok=True)
+            kwargs["callbacks"] = callbacks + [_SaveState(settings.get("save_state"), settings.get("stop_after"))]
         return original_train(self, *args, **kwargs)
 
     Model.__init__ = init
     Model.train = train
+
+
+def load_state(ms, train_network, path: str) -> None:
+    """``load_state``: loads ``path`` into ``train_network`` (the training cell ``Model`` built);
+    a parameter of the cell the checkpoint lacks ends the run with an error."""
+    params = ms.load_checkpoint(path)
+    missing = ms.load_param_into_net(train_network, params)
+    missing = missing[0] if isinstance(missing, tuple) else missing
+    if missing:
+        raise RuntimeError(f"zoo_parity: the state checkpoint {path} lacks the training cell's parameters "
+                           f"{list(missing)}")
+    print(f"zoo_parity: loaded the training state ({len(params)} parameters) from {path}", flush=True)
 
 
 def load_nothing_from(target: str, modules) -> None:
@@ -433,7 +484,7 @@ def main() -> None:
     import mindspore as ms
     import mindspore.dataset as ds
 
-    _patch_sources(ds, bool(settings.get("no_shuffle")), settings.get("num_samples"))
+    _patch_sources(ds, bool(settings.get("no_shuffle")), settings.get("num_samples"), settings.get("sample_order"))
     _patch_model(ms, settings)
     if settings.get("no_dropout"):
         _patch_dropout()

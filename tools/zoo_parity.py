@@ -48,6 +48,7 @@ _ROOT = os.path.dirname(_HERE)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
+import _zoo_parity_stepwise as stepwise_mod  # noqa: E402
 import zoo_check  # noqa: E402  (the data writers and config copies of the zoo runs)
 from zoo_check import ENTRIES, override_yaml, write_cifar10_bin, write_mnist, write_tfrecord  # noqa: E402
 
@@ -335,6 +336,7 @@ class ParityResult:
     error: str = ""
     seconds: dict = dataclasses.field(default_factory=dict)
     turned_off: str = ""
+    stepwise: list = dataclasses.field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -406,7 +408,7 @@ def write_configs(entry: ParityEntry, check, zoo: str, workdir: str, subst: dict
 
 def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python: str, tf_python: str,
                timeout: float, rtol: float, atol: float, tf_env: Optional[dict] = None,
-               spread: bool = True) -> ParityResult:
+               spread: bool = True, stepwise: bool = False) -> ParityResult:
     """Runs one entry under MindSpore and tfspore in ``workdir`` and compares the losses.
 
     Args:
@@ -423,6 +425,8 @@ def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python
         tf_env: Extra environment variables of the tfspore run (``TF_ENABLE_ONEDNN_OPTS=0``).
         spread: Where tfspore's losses differ, also run MindSpore from the initial weights moved
             by one ulp (:func:`judge`).
+        stepwise: Also train each step from MindSpore's state after the step before it
+            (``tools/_zoo_parity_stepwise.py``).
 
     Returns:
         The :class:`ParityResult`.
@@ -448,7 +452,8 @@ def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python
     load = {} if entry.ckpt_option else {"load_init": init}
     runs = [
         ("ms_init", [ms_python, _LAUNCHER, script, *init_args], dict(hooks, save_init=init, stop_after_save=True)),
-        ("ms", [ms_python, _LAUNCHER, script, *args], dict(hooks, **load)),
+        ("ms", [ms_python, _LAUNCHER, script, *args],
+         dict(hooks, **load, **({"save_state": os.path.join(workdir, "ms_state")} if stepwise else {}))),
         ("tf", [tf_python, "-m", "tfspore", "run", _LAUNCHER, script, *args], dict(hooks, **load)),
     ]
     extra = {"tf": dict(tf_env or {})}
@@ -484,7 +489,36 @@ def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python
             result.spread_losses = parse_losses(log)
             result.spread = compare_losses(result.ms_losses, result.spread_losses, steps, rtol=rtol, atol=atol)
             result.comparison = judge(result.comparison, result.spread)
+    if stepwise:
+        result.stepwise = _stepwise(result, steps, entry.batch, workdir, init, rtol, atol,
+                                    lambda k, extra: _run([tf_python, "-m", "tfspore", "run", _LAUNCHER, script, *args],
+                                                          _made(os.path.join(workdir, f"tf_from_{k}")),
+                                                          dict(env, ZOO_PARITY=json.dumps(dict(hooks, **load, **extra)),
+                                                               **(tf_env or {})),
+                                                          os.path.join(workdir, f"tf_from_{k}.log"), timeout)[:2])
     return result
+
+
+def _made(folder: str) -> str:
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
+def _read_ckpt(path: str) -> dict:
+    import mindspore  # pylint: disable=import-outside-toplevel  (MindSpore's own reader of both states)
+    return {name: p.asnumpy() for name, p in mindspore.load_checkpoint(path).items()}
+
+
+def _stepwise(result: ParityResult, steps: int, batch: int, workdir: str, init: str, rtol: float, atol: float,
+              run_tf: Callable) -> list:
+    if len(result.ms_losses) < steps:
+        return []
+    def first_loss(log: str) -> Optional[float]:
+        found = parse_losses(log)
+        return found[0][2] if found else None
+    return stepwise_mod.run_stepwise(steps, batch, os.path.join(workdir, "ms_state"),
+                                     [l for _, _, l in result.ms_losses[:steps]], list(_read_ckpt(init)), run_tf,
+                                     first_loss, _read_ckpt, workdir, rtol, atol)
 
 
 # --------------------------------------------------------------------------------------------
@@ -500,6 +534,8 @@ def _row(r: ParityResult) -> tuple[str, str, str, str, str]:
     if c is None:
         return r.name, str(r.steps), "-", "-", f"failed: {r.error}"
     verdict = c.verdict + (f" ({c.note})" if c.note else "")
+    if r.stepwise:
+        verdict += "; " + stepwise_mod.summarize(r.stepwise)
     return r.name, str(c.steps), _num(c.max_abs), _num(c.max_rel), verdict
 
 
@@ -545,6 +581,9 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Parity
                              "oneDNN graph rewrites)")
     parser.add_argument("--no-spread", action="store_true",
                         help="where losses differ, do not run MindSpore again from one-ulp-moved weights")
+    parser.add_argument("--stepwise", action="store_true",
+                        help="also train each step under tfspore from MindSpore's saved state after the step before "
+                             "(loss, weights and optimizer state of every single step compared)")
     parser.add_argument("--workdir", default=None, help="folder for the working folders (kept)")
     parser.add_argument("--json", default=None, metavar="OUT", help="write the results to this JSON file")
     parser.add_argument("--markdown", default=None, metavar="OUT", help="write the table as markdown")
@@ -581,7 +620,7 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Parity
             shutil.rmtree(workdir, ignore_errors=True)
             os.makedirs(workdir)
             result = run_parity(entry, zoo, workdir, args.steps, args.ms_python, args.tf_python, args.timeout,
-                                args.rtol, args.atol, tf_env, spread=not args.no_spread)
+                                args.rtol, args.atol, tf_env, spread=not args.no_spread, stepwise=args.stepwise)
             results.append(result)
             print(" ".join(_row(result)), flush=True)
         print(format_table(results))
