@@ -54,7 +54,8 @@ hooks installed on the MindSpore API the script calls (the same hooks in both fr
   before it runs and kept against the script's later assignments (float32 where a script fixes
   ``compute_type`` to float16 in code; ``"mstype.float32"`` names MindSpore's dtype).
 - ``sample_order``: a list of record indices; the dataset sources read exactly those records in
-  that order (``sampler=SubsetSampler(indices)``; ``shuffle`` and ``num_samples`` are dropped): a
+  that order (``sampler=SubsetSampler(indices)``; ``shuffle``, ``num_samples``, ``num_shards`` and
+  ``shard_id`` are dropped, so it is for one-device runs): a
   run that starts at the batch another run reached, with an epoch of the same length (so a
   learning-rate schedule sized from the dataset is the same).
 - ``save_state``: folder; after each training step the whole training cell's parameters (the
@@ -91,8 +92,8 @@ def _patch_sources(ds, no_shuffle: bool, num_samples, sample_order=None) -> None
         @functools.wraps(original)
         def init(self, *args, __original=original, **kwargs):
             if sample_order is not None:
-                kwargs.pop("shuffle", None)
-                kwargs.pop("num_samples", None)
+                for key in ("shuffle", "num_samples", "num_shards", "shard_id"):
+                    kwargs.pop(key, None)  # a sampler excludes them (a one-device run's num_shards=1 too)
                 kwargs["sampler"] = ds.SubsetSampler([int(i) for i in sample_order])
             else:
                 if no_shuffle:

@@ -9,8 +9,9 @@ every ``k``, tfspore starts from MindSpore's state after step ``k``, trains exac
 batch MindSpore trained step ``k + 1`` on (the dataset source reads the same records, rotated so
 that epoch and learning-rate schedule keep their length), and saves its own state. Step ``k + 1``
 matches when tfspore's loss equals MindSpore's loss of that step and tfspore's parameters after it
-equal MindSpore's after it, at float32 tolerance: the forward pass, the gradients and the
-optimizer's update of one step, from the same state, on the same batch.
+equal MindSpore's after it, at float32 tolerance (each parameter at the scale of its largest
+element, see :class:`ParamDiff`): the forward pass, the gradients and the optimizer's update of
+one step, from the same state, on the same batch.
 """
 from __future__ import annotations
 
@@ -28,10 +29,15 @@ __all__ = ["StepCheck", "ParamDiff", "compare_states", "rotated_order", "run_ste
 class ParamDiff:
     """The worst parameter of a group, by its distance from tolerance.
 
+    A parameter is compared as a whole, at the scale of its largest element: ``max|tf - ms|``
+    against ``atol + rtol * max|ms|``. An element-wise relative test would fail on every
+    gradient-like tensor (the optimizer's moments): their small elements are sums whose terms
+    cancel, and two correct float32 summation orders give them relative differences of any size.
+
     Attributes:
         name: The parameter's name (``""`` when the group is empty).
         max_abs: Its largest absolute difference.
-        ratio: ``max(|tf - ms| / (atol + rtol * |ms|))`` over its elements; at most 1 is a match.
+        ratio: ``max|tf - ms| / (atol + rtol * max|ms|)``; at most 1 is a match.
         count: Parameters in the group.
     """
 
@@ -96,7 +102,7 @@ def _worst(names: Sequence[str], ms: dict, tf: dict, rtol: float, atol: float) -
         if a.size == 0:
             continue
         diff = np.abs(b - a)
-        ratio = float(np.max(diff / (atol + rtol * np.abs(a))))
+        ratio = float(np.max(diff) / (atol + rtol * np.max(np.abs(a))))
         if ratio > worst.ratio or not worst.name:
             worst = ParamDiff(name, float(np.max(diff)), ratio, len(names))
     return worst
