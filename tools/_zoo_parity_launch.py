@@ -29,7 +29,8 @@ hooks installed on the MindSpore API the script calls (the same hooks in both fr
   step of each sink, see docs/differences.md).
 - ``perturb_ulp``: seed; at ``Model(network, ...)``, after any loading, a random half of the
   network's float32 parameters moves by one ulp (``numpy.nextafter``): a run that measures how
-  far MindSpore's own losses move under rounding-size changes of the weights.
+  far MindSpore's own losses move under rounding-size changes of the weights. With ``load_state``
+  the whole training cell's float32 state is moved instead, after loading it.
 - ``save_steps``: folder; the network's parameters are saved there after each training step
   (``step_<k>.ckpt``), for finding the first parameter that differs.
 - ``loss_monitor``: a ``LossMonitor(1)`` is added to ``Model.train``'s callbacks (for scripts
@@ -307,7 +308,7 @@ def _patch_model(ms, settings: dict) -> None:
                 raise RuntimeError(f"zoo_parity: the checkpoint {settings['load_init']} lacks the network "
                                    f"parameters {list(missing)}")
             print(f"zoo_parity: loaded {len(params)} parameters from {settings['load_init']}", flush=True)
-        if settings.get("perturb_ulp") is not None:
+        if settings.get("perturb_ulp") is not None and not settings.get("load_state"):
             _perturb(ms, network, int(settings["perturb_ulp"]))
         if settings.get("save_init"):
             ms.save_checkpoint(network, settings["save_init"])
@@ -321,6 +322,8 @@ def _patch_model(ms, settings: dict) -> None:
         original_init(self, *args, **kwargs)
         if settings.get("load_state"):
             load_state(ms, self.train_network, settings["load_state"])
+            if settings.get("perturb_ulp") is not None:  # the training cell's state, after loading it
+                _perturb(ms, self.train_network, int(settings["perturb_ulp"]))
 
     @functools.wraps(original_train)
     def train(self, *args, **kwargs):

@@ -495,7 +495,11 @@ def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python
                                                           _made(os.path.join(workdir, f"tf_from_{k}")),
                                                           dict(env, ZOO_PARITY=json.dumps(dict(hooks, **load, **extra)),
                                                                **(tf_env or {})),
-                                                          os.path.join(workdir, f"tf_from_{k}.log"), timeout)[:2])
+                                                          os.path.join(workdir, f"tf_from_{k}.log"), timeout)[:2],
+                                    lambda k, extra: _run([ms_python, _LAUNCHER, script, *args],
+                                                          _made(os.path.join(workdir, f"ms_ulp_from_{k}")),
+                                                          dict(env, ZOO_PARITY=json.dumps(dict(hooks, **load, **extra))),
+                                                          os.path.join(workdir, f"ms_ulp_from_{k}.log"), timeout)[:2])
     return result
 
 
@@ -510,7 +514,7 @@ def _read_ckpt(path: str) -> dict:
 
 
 def _stepwise(result: ParityResult, steps: int, batch: int, workdir: str, init: str, rtol: float, atol: float,
-              run_tf: Callable) -> list:
+              run_tf: Callable, run_ms: Callable) -> list:
     if len(result.ms_losses) < steps:
         return []
     def first_loss(log: str) -> Optional[float]:
@@ -518,7 +522,7 @@ def _stepwise(result: ParityResult, steps: int, batch: int, workdir: str, init: 
         return found[0][2] if found else None
     return stepwise_mod.run_stepwise(steps, batch, os.path.join(workdir, "ms_state"),
                                      [l for _, _, l in result.ms_losses[:steps]], list(_read_ckpt(init)), run_tf,
-                                     first_loss, _read_ckpt, workdir, rtol, atol)
+                                     first_loss, _read_ckpt, workdir, rtol, atol, run_ms)
 
 
 # --------------------------------------------------------------------------------------------
