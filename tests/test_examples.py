@@ -179,3 +179,106 @@ def test_lenet_reads_a_mnist_dataset_directory(tmp_path):
     assert "train: 40 images, test: 10 images, 2 steps per epoch" in stdout
     assert LOSS_LINE.findall(stdout)[0][:2] == ("1", "2")
     assert (tmp_path / "ckpt" / "lenet-1_2.ckpt").is_file()
+
+
+# ------------------------------------------------------------------ the absl examples and their shared flags
+EXAMPLES = REPO_ROOT / "examples"
+GLOG_LINE = re.compile(r"^[IWEF]\d{4} [\d:.]+ +\d+ \S+:\d+\] ")
+SHARED_FLAGS = ["--strategy", "--amp_level", "--sink_size", "--mode", "--device_target", "--data_dir", "--tfds_name",
+                "--ckpt_dir", "--summary_dir", "--epochs", "--batch_size"]
+
+
+def _run_example(script, tmp_path, *args, check=True):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    cmd = [sys.executable, str(EXAMPLES / script / "train.py"), *args]
+    proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    if check:
+        assert proc.returncode == 0, f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-5000:]}"
+    return proc
+
+
+def _write_cifar_bin(path: Path, labels: np.ndarray):
+    """A CIFAR-10 binary batch: 10000 records of 1 label byte + 3072 pixel bytes (labels first, rest gray)."""
+    records = np.full((10000, 3073), 128, np.uint8)
+    records[:, 0] = np.resize(labels, 10000)
+    records[:len(labels), 1:] = np.random.RandomState(len(labels)).randint(0, 256, (len(labels), 3072))
+    path.write_bytes(records.tobytes())
+
+
+@pytest.mark.parametrize("script", ["resnet_cifar10", "bert_classifier", "custom_loop"])  # lenet: the same module
+def test_example_helpfull_documents_the_shared_flags(tmp_path, script):
+    proc = _run_example(script, tmp_path, "--helpfull", check=False)
+    assert proc.returncode == 1, proc.stderr[-3000:]  # absl's help exits with 1
+    for flag in SHARED_FLAGS:
+        assert flag in proc.stdout, (flag, proc.stdout[:2000])
+    assert "none|mirrored|multiworker|tpu" in proc.stdout and "O0|O1|O2|O3|auto" in proc.stdout
+
+
+@pytest.mark.parametrize("script,args,message", [
+    ("resnet_cifar10", ["--strategy", "ring"], "flag --strategy=ring: value should be one of"),
+    ("resnet_cifar10", ["--data_dir", "/nonexistent/cifar"], "--data_dir '/nonexistent/cifar' is not a directory"),
+    ("bert_classifier", ["--epochs", "0"], "flag --epochs=0: 0 is not a positive integer"),
+    ("custom_loop", ["--data_dir", "."], "--data_dir '.' has no train.npz"),
+    ("lenet", ["--data_dir", "/nonexistent/mnist"], "--data_dir '/nonexistent/mnist' is not a directory"),
+])
+def test_example_errors_are_one_line(tmp_path, script, args, message):
+    proc = _run_example(script, tmp_path, *args, "--ckpt_dir", "", "--summary_dir", "", check=False)
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    # TensorFlow's own C++ log lines (glog format, e.g. a missing CUDA driver) are not the script's
+    lines = [line for line in proc.stderr.splitlines() if line.strip() and not GLOG_LINE.match(line)
+             and not line.startswith("WARNING: All log messages before absl::InitializeLog()")]
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert lines[0].startswith("train.py: error: ")
+
+
+def test_resnet_cifar10_trains_on_bin_files(tmp_path):
+    data = tmp_path / "cifar-10-batches-bin"
+    data.mkdir()
+    _write_cifar_bin(data / "data_batch_1.bin", np.arange(32) % 10)
+    _write_cifar_bin(data / "test_batch.bin", np.arange(16) % 10)
+    proc = _run_example("resnet_cifar10", tmp_path, "--data_dir", str(tmp_path), "--num_samples", "32",
+                        "--batch_size", "16", "--epochs", "1", "--mode", "pynative", "--ckpt_dir",
+                        str(tmp_path / "ckpt"), "--summary_dir", "")
+    assert "rank 0 of 1: 2 steps per epoch" in proc.stdout
+    assert LOSS_LINE.findall(proc.stdout)[0][:2] == ("1", "2")
+    assert re.search(r"^rank 0: test accuracy [0-9.]+$", proc.stdout, re.M), proc.stdout
+    assert (tmp_path / "ckpt" / "resnet18-1_2.ckpt").is_file()
+
+
+def test_bert_classifier_fine_tunes_on_the_embedded_set(tmp_path):
+    proc = _run_example("bert_classifier", tmp_path, "--synthetic_size", "64", "--batch_size", "16", "--epochs", "2",
+                        "--mode", "pynative", "--ckpt_dir", "", "--summary_dir", str(tmp_path / "summary"))
+    assert "64 training and 16 test sentences" in proc.stdout
+    losses = LOSS_LINE.findall(proc.stdout)
+    assert [(e, s) for e, s, _ in losses] == [("1", "4"), ("2", "4")], proc.stdout
+    assert re.search(r"^test accuracy: [0-9.]+$", proc.stdout, re.M)
+    assert any("tfevents" in p.name for p in (tmp_path / "summary").iterdir())
+
+
+@pytest.mark.parametrize("args", [["--loop", "value_and_grad", "--mode", "graph"],
+                                  ["--loop", "train_one_step", "--mode", "graph", "--sink_size", "-1"]])
+def test_custom_loop_trains(tmp_path, args):
+    proc = _run_example("custom_loop", tmp_path, *args, "--epochs", "3", "--batch_size", "50",
+                        "--ckpt_dir", str(tmp_path / "ckpt"), "--summary_dir", "")
+    losses = [float(x) for _, _, x in LOSS_LINE.findall(proc.stdout)]
+    assert len(losses) == 3 and losses[-1] < losses[0], proc.stdout
+    accuracy = float(re.search(r"^test accuracy: ([0-9.]+)$", proc.stdout, re.M).group(1))
+    assert accuracy > 0.8  # three well-separated blobs
+    assert (tmp_path / "ckpt" / "mlp.ckpt").is_file()
+
+
+def test_lenet_shared_flags_sink_mode_and_no_outputs(tmp_path):
+    rng = np.random.RandomState(2)
+    data_dir = tmp_path / "mnist"
+    data_dir.mkdir()
+    _write_idx(data_dir / "train-images-idx3-ubyte", rng.randint(0, 256, (64, 28, 28)))
+    _write_idx(data_dir / "train-labels-idx1-ubyte", rng.randint(0, 10, (64,)))
+    _write_idx(data_dir / "t10k-images-idx3-ubyte", rng.randint(0, 256, (16, 28, 28)))
+    _write_idx(data_dir / "t10k-labels-idx1-ubyte", rng.randint(0, 10, (16,)))
+    proc = _run_example("lenet", tmp_path, "--data_dir", str(data_dir), "--epochs", "1", "--batch_size", "16",
+                        "--sink_size", "2", "--ckpt_dir", "", "--summary_dir", "")
+    # a sink-mode epoch is one sink of --sink_size steps, as in MindSpore
+    assert [line[:2] for line in LOSS_LINE.findall(proc.stdout)] == [("1", "2")], proc.stdout
+    assert "saved" not in proc.stdout and sorted(p.name for p in tmp_path.iterdir()) == ["mnist"]

@@ -3,10 +3,6 @@
 Use it as ``import tfspore as mindspore``, or run a MindSpore script unchanged with
 ``python -m tfspore run script.py``.
 """
-import os as _os
-
-_os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-
 __version__ = "0.1.0"
 
 from tfspore.common import dtype  # noqa: E402
@@ -24,6 +20,7 @@ from tfspore.context import (GRAPH_MODE, PYNATIVE_MODE, ParallelMode, set_contex
 from tfspore import common, nn, ops  # noqa: E402
 from tfspore import numpy  # noqa: E402,F401  (mindspore.numpy, as ``import mindspore`` exposes it)
 from tfspore import experimental  # noqa: E402,F401
+from tfspore import onnx  # noqa: E402,F401  (mindspore.onnx.export, as ``import mindspore`` exposes it)
 from tfspore.ops.composite import grad, value_and_grad, vjp, jvp  # noqa: E402
 from tfspore.compat import alias_mindspore, unalias_mindspore  # noqa: E402
 from tfspore.train.serialization import save_checkpoint, load_checkpoint, load_param_into_net  # noqa: E402,F401

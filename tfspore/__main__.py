@@ -8,7 +8,8 @@ Runs a MindSpore script unmodified on tfspore::
 The script runs as ``python train.py --epochs 2`` would run it, except that
 ``import mindspore`` and every ``mindspore.*`` import resolve to tfspore
 (see :func:`tfspore.compat.alias_mindspore`). ``launch`` starts one such process per device
-with msrun's flags (see :mod:`tfspore.parallel.cluster.run`).
+with msrun's flags (see :mod:`tfspore.parallel.cluster.run`). ``ckpt``, ``export`` and
+``convert`` carry checkpoints and models between MindSpore and TensorFlow (see :mod:`tfspore.cli`).
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Optional, Sequence
 
 from tfspore.compat import alias_mindspore, is_mindspore_aliased, unalias_mindspore
 from tfspore.parallel.cluster import run as _launch
+from tfspore import cli as _cli
 
 __all__ = ["main", "run_script"]
 
-_COMMANDS = ("run", "launch")
+_COMMANDS = ("run", "launch", *_cli.COMMANDS)
 
 _HELP = """\
 usage: {prog} [-h] [-V] COMMAND ...
@@ -39,6 +41,14 @@ commands:
                          start a distributed job, one process per device, with
                          msrun's flags (--worker_num, --local_worker_num, ...);
                          see `{prog} launch --help`
+  ckpt inspect|to-tf|from-tf ...
+                         MindSpore checkpoints (.ckpt, .safetensors) to TensorFlow
+                         checkpoints and back; see `{prog} ckpt --help`
+  export --network FILE.py:NAME --input SHAPE --output OUT [--format FMT]
+                         a MindSpore network with its checkpoint to a SavedModel,
+                         TFLite, ONNX or MindIR model
+  convert MODEL.mindir --to savedmodel|tflite|onnx OUTPUT
+                         a MindIR file to a TensorFlow model
 
 options:
   -h, --help             show this help message and exit
@@ -202,7 +212,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     prog = _prog()
     usage = _HELP.format(prog=prog)
     if not args:
-        return _error(prog, usage, "missing COMMAND (choose from 'run', 'launch'); see --help")
+        choices = ", ".join(repr(c) for c in _COMMANDS)
+        return _error(prog, usage, f"missing COMMAND (choose from {choices}); see --help")
     first = args[0]
     if first in ("-h", "--help"):
         sys.stdout.write(usage)
@@ -216,6 +227,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _run(prog, args[1:], own_process)
     if first == "launch":
         return _launch.main(args[1:], prog=f"{prog} launch")
+    if first in _cli.COMMANDS:
+        return _cli.run_command(first, args[1:], prog)
     hint = ""
     if first.endswith(".py") or os.path.exists(first):
         hint = f"; to run a script, use: {prog} run {first}"

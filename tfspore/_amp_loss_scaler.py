@@ -29,7 +29,8 @@ import tensorflow as tf
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
+from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap
+from tfspore.common.tensor import Tensor
 
 __all__ = ["LossScaler", "StaticLossScaler", "DynamicLossScaler", "all_finite"]
 

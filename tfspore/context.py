@@ -111,7 +111,8 @@ class _Context:
     def __init__(self) -> None:
         self.mode = PYNATIVE_MODE
         self.device_target = "GPU" if tf.config.list_physical_devices("GPU") else "CPU"
-        self.device_id = 0
+        # as MindSpore: DEVICE_ID (set by msrun / tfspore launch / mpirun) is the default device_id
+        self.device_id = int(os.environ["DEVICE_ID"]) if os.environ.get("DEVICE_ID", "").isdigit() else 0
         self.jit_config: dict = {}
         self.deterministic = "OFF"
         self.values = copy.deepcopy(_DEFAULTS)
@@ -137,7 +138,7 @@ def _jit_compile_default() -> bool | None:
 
 
 def _bump() -> None:
-    from tfspore.common import _state as _cell_state
+    from tfspore._internal import state as _cell_state
     _cell_state.bump()
 
 

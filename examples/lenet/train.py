@@ -19,37 +19,43 @@ images, the compiled graph in GRAPH mode, the test accuracy per epoch and the hy
 ``tensorboard --logdir ./summary``), and ``EvalAccuracy``, which evaluates and prints the test
 accuracy after each epoch (recorded by the SummaryCollector too).
 
+The flags are the set every example shares (``examples/common/flags.py``: ``--strategy``,
+``--amp_level``, ``--sink_size``, ``--mode``, ``--device_target``, ``--data_dir`` or
+``--tfds_name mnist``, ``--ckpt_dir``, ``--summary_dir``, ``--epochs``, ``--batch_size``,
+``--seed``; ``--helpfull`` lists them) plus ``--lr``, ``--momentum`` and ``--summary_freq``.
+With ``--strategy multiworker`` each rank trains on its shard of the training data.
+
 Example:
     python examples/lenet/train.py --epochs 2 --mode pynative
 """
 import gzip
 import os
+import sys
 import time
 
-from absl import app, flags
-import numpy as np
-import tensorflow as tf
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow's C++ start-up notices, before it loads
 
-import tfspore as ms
-import tfspore.dataset as ds
-from tfspore import nn
-from tfspore.train import Model
-from tfspore.train.callback import (Callback, CheckpointConfig, LossMonitor, ModelCheckpoint,
+from absl import flags  # noqa: E402
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+import tfspore as ms  # noqa: E402
+import tfspore.dataset as ds  # noqa: E402
+from tfspore import nn  # noqa: E402
+from tfspore.train import Model  # noqa: E402
+from tfspore.train.callback import (Callback, CheckpointConfig, LossMonitor, ModelCheckpoint,  # noqa: E402
                                      SummaryCollector, TimeMonitor)
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common import flags as example_flags  # noqa: E402  (examples/common)
+
 FLAGS = flags.FLAGS
-flags.DEFINE_integer("epochs", 2, "Number of epochs.", lower_bound=1)
-flags.DEFINE_integer("batch_size", 32, "Mini-batch size.", lower_bound=1)
+example_flags.define_flags(epochs=2, batch_size=32, data_help=(
+    "Directory with the MNIST idx files (train-images-idx3-ubyte, ..., optionally gzipped, directly in it or in "
+    "train/ and test/). Default: scikit-learn's digits."))
 flags.DEFINE_float("lr", 0.01, "Learning rate of Momentum.")
 flags.DEFINE_float("momentum", 0.9, "Momentum of Momentum.")
-flags.DEFINE_string("data_dir", None,
-                    "Directory with the MNIST idx files (train-images-idx3-ubyte, ..., optionally "
-                    "gzipped, directly in it or in train/ and test/). Default: scikit-learn's digits.")
-flags.DEFINE_string("ckpt_dir", "./checkpoints", "Directory for the .ckpt files.")
-flags.DEFINE_string("summary_dir", "./summary", "Directory for the TensorBoard event files.")
 flags.DEFINE_integer("summary_freq", 10, "SummaryCollector's collect_freq: record every N steps.", lower_bound=1)
-flags.DEFINE_enum("mode", "graph", ["graph", "pynative"], "MindSpore execution mode.")
-flags.DEFINE_integer("seed", 1, "Seed of the weights and of the data split and order.")
 
 # Normalisation of the model zoo's MNIST pipeline.
 _MEAN, _STD = 0.1307, 0.3081
@@ -125,8 +131,12 @@ def _load_digits(seed):
     The 1437 training images are few for 2 epochs of LeNet, so the training split also holds
     copies shifted by 2 pixels each way (7185 images).
     """
-    from sklearn.datasets import load_digits
-    from sklearn.model_selection import train_test_split
+    try:
+        from sklearn.datasets import load_digits
+        from sklearn.model_selection import train_test_split
+    except ImportError as exc:
+        raise example_flags.ExampleError("scikit-learn is not installed: install it (pip install -e '.[examples]') "
+                                         "for the default digits, or pass --data_dir or --tfds_name mnist.") from exc
 
     digits = load_digits()
     images = _to_nchw32(digits.images, 16.0)
@@ -188,9 +198,24 @@ def create_mnist_dataset(data_dir, usage, batch_size, shuffle):
     return data.batch(batch_size, drop_remainder=shuffle)
 
 
-def create_numpy_dataset(images, labels, batch_size, shuffle):
-    """In-memory arrays as a shuffled, batched ``NumpySlicesDataset`` (remainder dropped when training)."""
-    data = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=shuffle)
+def create_numpy_dataset(images, labels, batch_size, shuffle, shard=None):
+    """In-memory arrays as a shuffled, batched ``NumpySlicesDataset`` (remainder dropped when training).
+
+    ``shard`` (num_shards, shard_id) reads one rank's shard of the rows.
+    """
+    shards = {"num_shards": shard[0], "shard_id": shard[1]} if shard else {}
+    data = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=shuffle, **shards)
+    return data.batch(batch_size, drop_remainder=shuffle)
+
+
+def create_tfds_dataset(split, batch_size, shuffle, dist):
+    """TFDS's MNIST (``--tfds_name``) with the model zoo's transforms: 1x32x32 float32 images, int32 labels."""
+    from tfspore.dataset import transforms, vision  # pylint: disable=import-outside-toplevel
+
+    data = example_flags.tfds_dataset(split, dist if shuffle else dist._replace(shard=False), shuffle=shuffle)
+    data = data.map(transforms.TypeCast(ms.int32), input_columns="label")
+    data = data.map([vision.Resize((32, 32), interpolation=vision.Inter.LINEAR), vision.Rescale(1.0 / 255.0, 0.0),
+                     vision.Rescale(1 / _STD, -_MEAN / _STD), vision.HWC2CHW()], input_columns="image")
     return data.batch(batch_size, drop_remainder=shuffle)
 
 
@@ -246,50 +271,64 @@ class EvalAccuracy(Callback):
 
 def main(argv):
     del argv
-    if not hasattr(ms, "save_checkpoint"):
-        raise SystemExit("tfspore.save_checkpoint is missing: this tfspore cannot write .ckpt files.")
-    ms.set_context(mode=ms.GRAPH_MODE if FLAGS.mode == "graph" else ms.PYNATIVE_MODE)
-    ms.set_seed(FLAGS.seed)  # also seeds the dataset shuffles
-
-    if FLAGS.data_dir and _mnist_dataset_layout(FLAGS.data_dir):
+    dist = example_flags.setup()  # set_context, set_seed (also seeds the dataset shuffles), --strategy
+    shard = (dist.group_size, dist.rank) if dist.shard else None
+    if FLAGS.tfds_name:
+        train_ds = create_tfds_dataset("train", FLAGS.batch_size, True, dist)
+        test_ds = create_tfds_dataset("test", 1024, False, dist)
+        n_train = train_ds.get_dataset_size() * FLAGS.batch_size
+        n_test = example_flags.tfds_dataset("test", dist._replace(shard=False), shuffle=False).get_dataset_size()
+    elif FLAGS.data_dir and _mnist_dataset_layout(example_flags.require_dir(FLAGS.data_dir, "MNIST idx files")):
         train_ds = create_mnist_dataset(FLAGS.data_dir, "train", FLAGS.batch_size, shuffle=True)
         test_ds = create_mnist_dataset(FLAGS.data_dir, "test", 1024, shuffle=False)
         n_train = ds.MnistDataset(FLAGS.data_dir, usage="train").get_dataset_size()
         n_test = ds.MnistDataset(FLAGS.data_dir, usage="test").get_dataset_size()
     else:
         if FLAGS.data_dir:
-            (x_train, y_train), (x_test, y_test) = _load_mnist(FLAGS.data_dir)
+            try:
+                (x_train, y_train), (x_test, y_test) = _load_mnist(FLAGS.data_dir)
+            except (OSError, ValueError) as exc:
+                raise example_flags.ExampleError(str(exc)) from exc
         else:
             (x_train, y_train), (x_test, y_test) = _load_digits(FLAGS.seed)
-        train_ds = create_numpy_dataset(x_train, y_train, FLAGS.batch_size, shuffle=True)
+        train_ds = create_numpy_dataset(x_train, y_train, FLAGS.batch_size, shuffle=True, shard=shard)
         test_ds = create_numpy_dataset(x_test, y_test, 1024, shuffle=False)
         n_train, n_test = len(x_train), len(x_test)
     steps = train_ds.get_dataset_size()  # drop_remainder=True, as the model zoo's dataset
     if steps == 0:
-        raise SystemExit(f"--batch_size {FLAGS.batch_size} is larger than the {n_train} training images.")
+        raise example_flags.ExampleError(f"--batch_size {FLAGS.batch_size} is larger than the {n_train} training "
+                                         "images.")
     print(f"train: {n_train} images, test: {n_test} images, {steps} steps per epoch", flush=True)
 
     network = LeNet5(10)
     net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     net_opt = nn.Momentum(network.trainable_params(), FLAGS.lr, FLAGS.momentum)
-    model = Model(network, net_loss, net_opt, metrics={"accuracy"})
+    model = Model(network, net_loss, net_opt, metrics={"accuracy"}, amp_level=FLAGS.amp_level)
 
-    config_ck = CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=FLAGS.epochs)
-    ckpoint = ModelCheckpoint(prefix="lenet", directory=FLAGS.ckpt_dir, config=config_ck)
-    # the loss, learning rate, weights, input images, graph and hyper-parameters for TensorBoard
-    summary = SummaryCollector(FLAGS.summary_dir, collect_freq=FLAGS.summary_freq,
-                               collect_specified_data={"collect_landscape": None},
-                               custom_lineage_data={"momentum": FLAGS.momentum, "seed": FLAGS.seed})
+    sink = example_flags.sink_args()
+    # one LossMonitor line per epoch (in sink mode: per compiled call of --sink_size steps)
+    callbacks = [TimeMonitor(steps), LossMonitor(1 if sink["dataset_sink_mode"] else steps)]
+    ckpoint = None
+    if FLAGS.ckpt_dir:
+        ckpt_dir = os.path.join(FLAGS.ckpt_dir, f"ckpt_{dist.rank}") if dist.group_size > 1 else FLAGS.ckpt_dir
+        config_ck = CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=FLAGS.epochs)
+        ckpoint = ModelCheckpoint(prefix="lenet", directory=ckpt_dir, config=config_ck)
+        callbacks.append(ckpoint)
     accuracy = EvalAccuracy(network, test_ds)
+    callbacks.append(accuracy)
+    if FLAGS.summary_dir:
+        # the loss, learning rate, weights, input images, graph and hyper-parameters for TensorBoard
+        callbacks.append(SummaryCollector(FLAGS.summary_dir, collect_freq=FLAGS.summary_freq,
+                                          collect_specified_data={"collect_landscape": None},
+                                          custom_lineage_data={"momentum": FLAGS.momentum, "seed": FLAGS.seed}))
     print("============== Starting Training ==============", flush=True)
     start = time.time()
-    model.train(FLAGS.epochs, train_ds,
-                callbacks=[TimeMonitor(steps), LossMonitor(steps), ckpoint, accuracy, summary],
-                dataset_sink_mode=False)
-    print(f"saved {ckpoint.latest_ckpt_file_name}", flush=True)
+    model.train(FLAGS.epochs, train_ds, callbacks=callbacks, **sink)
+    if ckpoint is not None:
+        print(f"saved {ckpoint.latest_ckpt_file_name}", flush=True)
     print(f"============== Accuracy: {accuracy.accuracy:.4f} ==============", flush=True)
     print(f"trained {FLAGS.epochs} epochs in {time.time() - start:.1f} s", flush=True)
 
 
 if __name__ == "__main__":
-    app.run(main)
+    example_flags.run(main)

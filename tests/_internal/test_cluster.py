@@ -68,3 +68,32 @@ def test_cluster_after_tensorflow_started_is_a_clear_error(monkeypatch):
     assert not cluster.collectives_configured()
     with pytest.raises(cluster.ClusterError, match="TensorFlow's runtime started before tfspore was imported"):
         cluster.create_strategy()
+
+
+def test_a_plain_process_gets_a_local_strategy_only_for_devices_it_has(monkeypatch):
+    """This test process has two logical CPUs (tests/conftest.py): asking for 1 or 3 devices gives none
+    (tests/communication/test_local_devices.py trains with 2 in a process of its own)."""
+    monkeypatch.delenv("TPU_NAME", raising=False)
+    monkeypatch.delenv("COLAB_TPU_ADDR", raising=False)
+    assert cluster.local_strategy(1) is None and cluster.local_strategy(3) is None
+    assert cluster.create_strategy(3) is None
+
+
+def test_tpu_is_looked_for_by_name_colab_address_or_tpu_vm_device(monkeypatch):
+    monkeypatch.delenv("TPU_NAME", raising=False)
+    monkeypatch.delenv("COLAB_TPU_ADDR", raising=False)
+    monkeypatch.setattr(cluster.os.path, "exists", lambda path: False)
+    assert cluster._tpu_name() is None
+    monkeypatch.setattr(cluster.os.path, "exists", lambda path: path == "/dev/accel0")
+    assert cluster._tpu_name() == "local"
+    monkeypatch.setenv("COLAB_TPU_ADDR", "10.0.0.2:8470")
+    assert cluster._tpu_name() == "grpc://10.0.0.2:8470"
+    monkeypatch.setenv("TPU_NAME", "my-tpu")
+    assert cluster._tpu_name() == "my-tpu"
+
+
+def test_broadcast_outside_a_job_leaves_variables_alone():
+    import tensorflow as tf
+    var = tf.Variable([1.0, 2.0])
+    cluster.broadcast_from_rank0([var])
+    assert var.numpy().tolist() == [1.0, 2.0]

@@ -3,7 +3,8 @@
 Each rank writes what it saw to ``<out>/rank_<rank>.json`` and its trained weights to
 ``<out>/<what>_<rank>.npy``: the rank functions and environment before and after ``init()``,
 collectives of rank-dependent tensors, ``Model.train`` (GRAPH_MODE, non-sink) and a custom loop with
-``TrainOneStepCell`` (whose ``DistributedGradReducer`` averages the gradients) on the rank's shard.
+``TrainOneStepCell`` (whose ``DistributedGradReducer`` averages the gradients) on the rank's shard,
+and a ``Model.train`` under ``parameter_broadcast=True`` from differently seeded parameters.
 """
 import json
 import os
@@ -87,6 +88,15 @@ def main():
     _, overflow, _ = scaled(ms.Tensor(bad), ms.Tensor(ys[:4]))
     seen["overflow"] = bool(overflow.asnumpy())
     seen["skipped"] = bool(np.array_equal(net.weight.asnumpy(), w0))
+    # parameter_broadcast: ranks seeded differently start from rank 0's parameters after the first step
+    ms.set_seed(100 + rank)
+    net = nn.Dense(4, 3, weight_init="normal", bias_init="normal")
+    np.save(os.path.join(OUT, f"init_{rank}.npy"), net.weight.asnumpy())
+    ms.set_auto_parallel_context(parameter_broadcast=True)
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.0, 0.9))
+    model.train(1, ds.NumpySlicesDataset((xs[:4], ys[:4]), column_names=["x", "y"], shuffle=False).batch(4))
+    np.save(os.path.join(OUT, f"broadcast_{rank}.npy"), net.weight.asnumpy())
     with open(os.path.join(OUT, f"rank_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(seen, f)
 

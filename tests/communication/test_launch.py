@@ -73,6 +73,11 @@ def test_two_workers_ranks_collectives_and_data_parallel_training(tmp_path, caps
         np.testing.assert_allclose(s["sync_bn"], expected_bn[2 * r:2 * r + 2], rtol=1e-4)
         assert s["reducer"] == "DistributedGradReducer"
         assert s["overflow"] is True and s["skipped"] is True  # rank 1 overflowed: no rank updates
+    # parameter_broadcast: the ranks started from different parameters and trained (lr 0) from rank 0's
+    init = [np.load(out / f"init_{r}.npy") for r in range(2)]
+    assert not np.allclose(init[0], init[1])
+    for r in range(2):
+        np.testing.assert_array_equal(np.load(out / f"broadcast_{r}.npy"), init[0])
     expected = _one_process_weights()
     for what in ("model", "loop"):
         w = [np.load(out / f"{what}_{r}.npy") for r in range(2)]

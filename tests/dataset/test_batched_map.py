@@ -16,6 +16,11 @@ def _rows(data):
     return [[np.asarray(c) for c in row] for row in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
 
 
+def _spec(source):
+    spec = source._build_for(probe=True).element_spec  # pylint: disable=protected-access
+    return spec if isinstance(spec, tuple) else (spec,)
+
+
 def _eager(ops, image):
     for op in ops:
         image = op(image)
@@ -120,3 +125,61 @@ def test_decode_of_image_folder_bytes_equals_the_files_images(tmp_path):
     decoded = ds.ImageFolderDataset(str(tmp_path), shuffle=False).map(vision.Decode(), input_columns="image")
     for row, img in zip(_rows(decoded), images):
         np.testing.assert_array_equal(row[0], img)
+
+
+def test_tokenize_lookup_pad_run_at_batch_level_on_ragged_batches():
+    """BertTokenizer -> Lookup -> PadEnd before batch: one ragged batch per batch of sentences,
+    the same ids as the per-row pipeline (rows shorter and longer than the pad length)."""
+    from tfspore.dataset import text  # pylint: disable=import-outside-toplevel
+    vocab = text.Vocab.from_list(["[PAD]", "[UNK]", "hello", "##s", ",", "!", "un", "##aff", "##able", "world"])
+    sentences = ["Hello, world!", "", "unaffable hellos " * 3, "Héllo wörld", "[UNK] xyz", "world"] * 2
+    labels = np.arange(len(sentences), dtype=np.int32)
+
+    def pipeline(batched):
+        data = ds.NumpySlicesDataset({"text": sentences, "label": labels}, shuffle=False)
+        ops = [text.BertTokenizer(vocab, lower_case=True), text.Lookup(vocab, "[UNK]", mstype.int32),
+               transforms.PadEnd([6], 0)]
+        data = data.map(ops, input_columns="text")
+        return data.batch(5) if batched else data
+
+    mapped = pipeline(False)
+    assert _batched_map._splits([mapped], _spec(mapped.children[0])) == [0]  # all three at batch level
+    rows = _rows(pipeline(True))
+    assert [r[0].shape for r in rows] == [(5, 6), (5, 6), (2, 6)]
+    got = np.concatenate([r[0] for r in rows])
+    want = np.stack([r[0] for r in _rows(pipeline(False))])
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == np.int32 and got[1].tolist() == [1, 0, 0, 0, 0, 0]  # "" is one unknown token
+
+
+def test_ragged_rows_that_stay_ragged_keep_the_per_row_path():
+    """Without PadEnd the tokens would leave the chain ragged: the tokenizer stays per row."""
+    from tfspore.dataset import text  # pylint: disable=import-outside-toplevel
+    data = ds.NumpySlicesDataset({"text": ["a b", "c d"]}, shuffle=False)
+    data = data.map([text.WhitespaceTokenizer()], input_columns="text")
+    assert _batched_map._splits([data], _spec(data.children[0])) is None  # pylint: disable=protected-access
+    assert _batched_map.build_batched(data, 2, False) is None
+    assert [r[0].tolist() for r in _rows(data.batch(2))] == [[["a", "b"], ["c", "d"]]]
+
+
+def test_neighbouring_exact_transforms_are_grouped_into_compiled_runs():
+    """Crops, flips, Normalize and HWC2CHW compile together; Rescale (a product XLA could fuse
+    with the next subtraction) runs outside, between two compiled runs."""
+    data = ds.NumpySlicesDataset({"image": _images(8)}, shuffle=False)
+    ops = [vision.RandomCrop(16, padding=2), vision.RandomHorizontalFlip(), vision.Rescale(1 / 255, 0.0),
+           vision.Normalize([0.5, 0.4, 0.3], [0.2, 0.25, 0.3]), vision.HWC2CHW()]
+    data = data.map(ops, input_columns="image")
+    xla = []
+    assert _batched_map._splits([data], _spec(data.children[0]), xla=xla) == [0]  # pylint: disable=W0212
+    assert xla == [[True, True, False, True, True]]
+    runs = _batched_map._runs(ops, xla[0])  # pylint: disable=protected-access
+    assert [(flag, len(group)) for flag, group in runs] == [(True, 2), (False, 1), (True, 2)]
+
+    def run():
+        ds.config.set_seed(3)
+        fresh = ds.NumpySlicesDataset({"image": _images(8)}, shuffle=False).map(ops, input_columns="image")
+        return np.concatenate([r[0] for r in _rows(fresh.batch(4))])
+
+    first = run()
+    assert first.shape == (8, 3, 16, 16)
+    np.testing.assert_array_equal(first, run())  # reproducible with the seed

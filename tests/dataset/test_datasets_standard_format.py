@@ -77,6 +77,17 @@ def test_truncated_last_record_fails_without_tensorflow_internals(tmp_path):
     path = _write(str(tmp_path / "cut.tfrecord"))
     data = open(path, "rb").read()
     open(path, "wb").write(data[:-7])
-    with pytest.raises(RuntimeError, match=r"Dataset Pipeline Error Message:\n\[ERROR\] truncated record") as info:
+    with pytest.raises(RuntimeError, match=r"Dataset Pipeline Error Message:\n\[ERROR\] For 'TFRecordDataset', failed "
+                                           r"to read the TFRecord file '.*cut\.tfrecord': truncated record") as info:
         _rows(ds.TFRecordDataset(path, shuffle=False))
     assert "{{function_node" not in str(info.value) and "[Op:" not in str(info.value)
+
+
+def test_corrupt_record_mid_epoch_names_the_file_of_several(tmp_path):
+    good = _write(str(tmp_path / "good.tfrecord"))
+    bad = _write(str(tmp_path / "late.tfrecord"))
+    data = bytearray(open(bad, "rb").read())
+    data[-5] ^= 0xFF  # the last record's data: the first record (read when the dataset is built) is fine
+    open(bad, "wb").write(bytes(data))
+    with pytest.raises(RuntimeError, match=r"failed to read the TFRecord file '.*late\.tfrecord': corrupted record"):
+        _rows(ds.TFRecordDataset([good, bad], shuffle=False))

@@ -151,3 +151,11 @@ def test_dataset_size_of_a_shard():
     assert ds.from_tf_data(tf.data.Dataset.range(10)).get_dataset_size(shard=(4, 1)) == 3
     assert Squares(10).filter(lambda i, sq: i < 100).get_dataset_size(shard=(3, 1)) == 4
     assert Squares(10, num_shards=2, shard_id=0).get_dataset_size(shard=(5, 0)) == 5  # already sharded
+
+
+def test_operation_nodes_come_from_the_registry_of_the_engine_package():
+    """datasets.py does not import _ops (no import circle): _ops registers its node classes."""
+    from tfspore.dataset.engine import _ops, datasets  # pylint: disable=import-outside-toplevel
+    assert type(ds.NumpySlicesDataset([1, 2]).map(lambda x: x)) is _ops.MapDataset
+    with pytest.raises(RuntimeError, match="'NoSuchDataset' is not registered"):
+        datasets._OperationNodes().NoSuchDataset  # pylint: disable=protected-access,expression-not-assigned

@@ -227,3 +227,38 @@ def test_bert_tokenizer_in_pipeline_equals_eager(vocab, with_offsets):
     assert eager[0][0] == ["hello", "##s", ",", "world", "!"]
     assert eager[2][0] == [""]
     assert eager[4][0] == ["hello", "##lo", "##lo"]  # longest match first
+
+
+_BATCH_TEXTS = ["Hello, World!", "", "   ", "Héllo naïve CAFÉ", "中文字 abc", "[CLS] Hellos [SEP] un[MASK]affable",
+                "a\x00b\u200bc\td", "unaffable hellos!!", "ÀÉÎ 12,5 [unused3]", "x" * 130]
+
+
+@pytest.mark.parametrize("make", [
+    lambda v: text.WhitespaceTokenizer(),
+    lambda v: text.RegexTokenizer(r"[,\s]", r","),
+    lambda v: text.UnicodeScriptTokenizer(keep_whitespace=True),
+    lambda v: text.BasicTokenizer(lower_case=True),
+    lambda v: text.BasicTokenizer(lower_case=True, preserve_unused_token=False, keep_whitespace=True),
+    lambda v: text.BasicTokenizer(normalization_form=text.NormalizeForm.NFKC),
+    lambda v: text.BertTokenizer(v, lower_case=True),
+    lambda v: text.BertTokenizer(v, lower_case=False, unknown_token="", max_bytes_per_token=8),
+], ids=["whitespace", "regex", "script", "basic_lower", "basic_lower_nounused", "basic_nfkc", "bert_lower",
+        "bert_cased"])
+def test_batch_form_of_tokenizers_gives_every_row_its_own_tokens(make, vocab):
+    """The batch-level form (a ragged batch of tokens) equals the per-sentence tokens, row by row,
+    on batches that mix ASCII and other text, empty strings and special tokens."""
+    op = make(vocab)
+    import tensorflow as tf  # pylint: disable=import-outside-toplevel
+    assert op._batch_ok([tf.TensorShape([])], [tf.string])  # pylint: disable=protected-access
+    for texts in (_BATCH_TEXTS, _BATCH_TEXTS[:1], ["plain ascii only", "more words, here"]):
+        got = op._apply_batch(tf.constant(texts)).to_list()  # pylint: disable=protected-access
+        want = [op._tf_apply(tf.constant(s)).numpy().tolist() for s in texts]  # pylint: disable=protected-access
+        assert got == want
+
+
+def test_tokenizers_with_offsets_or_without_a_batch_form_stay_per_row(vocab):
+    import tensorflow as tf  # pylint: disable=import-outside-toplevel
+    scalar = [tf.TensorShape([])]
+    assert not text.BertTokenizer(vocab, with_offsets=True)._batch_ok(scalar, [tf.string])  # pylint: disable=W0212
+    assert not text.UnicodeCharTokenizer()._batch_ok(scalar, [tf.string])  # pylint: disable=protected-access
+    assert not text.WhitespaceTokenizer()._batch_ok([tf.TensorShape([2])], [tf.string])  # pylint: disable=W0212

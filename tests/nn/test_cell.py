@@ -8,7 +8,7 @@ import tensorflow as tf
 
 import tfspore as ms
 from tfspore import Parameter, ParameterTuple, Tensor, nn
-from tfspore.nn import cell as cell_mod
+from tfspore.nn import _cell_parallel as cell_mod
 
 
 def _arr(*shape, start=0.0):

@@ -10,7 +10,7 @@ import tensorflow as tf
 import tfspore as ms
 from tfspore import Parameter, Tensor, nn
 from tfspore.common.initializer import HeUniform
-from tfspore.ops.function import _layout
+from tfspore._internal import layout as _layout
 
 
 def _addr(text):

@@ -35,6 +35,23 @@ def test_dense_rejects_non_float_input(mode, dtype):
         nn.Dense(4, 3)(ms.Tensor(np.ones((2, 4), dtype)))
 
 
+@pytest.mark.parametrize("layer, shape, prim", [(lambda: nn.Dense(4, 3), (2, 4), "MatMul"),
+                                                (lambda: nn.Conv2d(4, 3, 3), (1, 4, 6, 6), "Conv2D"),
+                                                (lambda: nn.Conv3d(4, 3, 3), (1, 4, 5, 5, 5), "Conv3D")])
+def test_float64_input_to_float32_layer_is_refused(mode, layer, shape, prim):
+    # MindSpore 2.10: TypeError ("For 'MatMul', the type of 'x2' should be same as 'x1'", "For primitive[Conv2D],
+    # the input type must be same"); numpy's float64 default used to be computed in float64 silently.
+    with pytest.raises(TypeError, match=rf"For '{prim}', the type of the input should be same as the weight's, but "
+                                        r"got input with type Tensor\[float64\] and weight with type "
+                                        r"Tensor\[float32\]"):
+        layer()(ms.Tensor(np.ones(shape, np.float64)))
+
+
+def test_float64_input_with_to_float_is_cast(mode):
+    out = nn.Dense(4, 3).to_float(ms.float32)(ms.Tensor(np.ones((2, 4), np.float64)))
+    assert out.dtype == ms.float32
+
+
 def test_matmul_primitive_rejects_int_with_float(mode):
     from tfspore import ops
     with pytest.raises(TypeError, match=r"Tensor\[Int32\] and 'x2' with type Tensor\[Float32\]"):

@@ -4,7 +4,7 @@ import pytest
 
 import tfspore as ms
 from tfspore import Tensor, ops
-from tfspore.ops.function import _layout
+from tfspore._internal import layout as _layout
 
 R = np.random.RandomState(2)
 X = R.uniform(-2, 2, (2, 3)).astype(np.float32)

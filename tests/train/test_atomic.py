@@ -49,6 +49,15 @@ def test_tmp_names_are_unique_and_carry_host_pid_rank(tmp_path, monkeypatch):
     assert match.group("rank") == "3" and match.group("host") == _atomic._host_tag()
 
 
+def test_tmp_names_carry_the_rank_of_a_launched_job(tmp_path, monkeypatch):
+    """A worker of ``tfspore launch`` knows its rank from TF_CONFIG (as get_rank() after init())."""
+    monkeypatch.delenv("RANK_ID", raising=False)
+    monkeypatch.setenv("TF_CONFIG", '{"cluster": {"worker": ["127.0.0.1:1", "127.0.0.1:2"]}, '
+                                    '"task": {"type": "worker", "index": 1}}')
+    match = _atomic._TMP_RE.match(os.path.basename(_atomic.tmp_name(str(tmp_path / "net.ckpt"))))
+    assert match and match.group("rank") == "1"
+
+
 def test_save_leaves_only_the_checkpoint(tmp_path):
     ser.save_checkpoint(_params(), str(tmp_path / "net.ckpt"))
     ser.save_checkpoint(_params(2.0), str(tmp_path / "net.safetensors"), format="safetensors")

@@ -11,18 +11,10 @@ def _net_and_input():
     return nn.Dense(4, 2), ms.Tensor(np.ones((1, 4), np.float32))
 
 
-@pytest.mark.parametrize("fmt", ["MINDIR", "ONNX"])
-def test_export_formats_not_implemented_yet(fmt):
+def test_export_default_format_is_mindir(tmp_path):
     net, x = _net_and_input()
-    with pytest.raises(NotImplementedError, match=f"For 'export', the 'file_format' '{fmt}' is not supported yet by "
-                                                  "tfspore.*'lenet'.*save_checkpoint"):
-        ms.export(net, x, file_name="lenet", file_format=fmt)
-
-
-def test_export_default_format_is_mindir():
-    net, x = _net_and_input()
-    with pytest.raises(NotImplementedError, match="'MINDIR'"):
-        serialization.export(net, x, file_name="lenet")
+    serialization.export(net, x, file_name=str(tmp_path / "lenet"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lenet.mindir"]
 
 
 def test_export_air_is_ascend_only():
@@ -39,16 +31,18 @@ def test_export_bad_format_and_file_name_is_keyword_only():
         ms.export(net, x, "lenet", "MINDIR")  # noqa  (file_name is keyword-only, as in MindSpore)
 
 
-def test_load_checks_then_not_implemented(tmp_path):
+def test_load_checks_its_arguments_and_the_file(tmp_path):
     with pytest.raises(ValueError, match="must be string"):
         ms.load(3)
     with pytest.raises(ValueError, match="should end with '.mindir'.*'net.onnx'"):
         ms.load("net.onnx")
     with pytest.raises(ValueError, match="does not exist"):
         ms.load(str(tmp_path / "net.mindir"))
+    with pytest.raises(NotImplementedError, match="obfuscation"):
+        ms.load(str(tmp_path / "net.mindir"), obf_func=None)
     path = tmp_path / "net.mindir"
     path.write_bytes(b"\x00")
-    with pytest.raises(NotImplementedError, match="For 'load', MindIR files are not supported yet by tfspore"):
+    with pytest.raises(RuntimeError, match="Load MindIR failed.*net.mindir"):
         ms.load(str(path))
 
 

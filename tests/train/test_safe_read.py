@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import tfspore as ms
 from tfspore.train import serialization as ser
-from tfspore.train._checkpoint_pb2 import Checkpoint
+from tfspore._internal.proto.checkpoint_pb2 import Checkpoint
 from tfspore.train._safe_read import crc32_zeros, read_regular
 
 

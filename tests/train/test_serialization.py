@@ -16,7 +16,7 @@ from tfspore import Parameter, Tensor, nn
 from tfspore.train import _crypto
 from tfspore.train import serialization as ser
 from tfspore.train import load_checkpoint, load_checkpoint_async, load_param_into_net, save_checkpoint
-from tfspore.train._checkpoint_pb2 import Checkpoint
+from tfspore._internal.proto.checkpoint_pb2 import Checkpoint
 
 KEY16 = b"0123456789abcdef"
 KEY32 = b"0123456789abcdef0123456789abcdef"

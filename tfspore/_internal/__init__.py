@@ -1,8 +1,8 @@
 """Internal layer shared by every tfspore package.
 
-Modules here import nothing from the other tfspore packages (only the standard library, numpy and
-TensorFlow), so ``common``, ``ops``, ``nn``, ``train`` and ``dataset`` can all import them by their
-public names without creating an import circle.
+Modules here (but the two at the end of this list) import nothing from the other tfspore packages
+(only the standard library, numpy and TensorFlow), so ``common``, ``ops``, ``nn``, ``train`` and
+``dataset`` can all import them by their public names without creating an import circle.
 
 - :mod:`tfspore._internal.validator`: argument checks with one message template and MindSpore's
   exception types.
@@ -11,4 +11,20 @@ public names without creating an import circle.
 - :mod:`tfspore._internal.cluster`: the multi-process cluster this process belongs to (from
   ``TF_CONFIG`` or OpenMPI's environment) and the ``tf.distribute`` strategy over it, used by
   ``mindspore.communication`` and the collective ops.
+- :mod:`tfspore._internal.rank_dirs`: the folder each rank of a job writes its checkpoints and
+  summaries into, so that ranks sharing a directory never collide.
+- :mod:`tfspore._internal.state`: the trace depth and the configuration epoch that compiled Cells
+  key their cache on.
+- :mod:`tfspore._internal.layout`: which kernels take NCHW data here, and the helpers that keep
+  convolution outputs in NHWC between layers.
+- :mod:`tfspore._internal.proto`: the ``.proto`` schemas (checkpoint, summary, lineage) and the
+  modules protoc generates from them.
+
+Two modules stand one step higher, on ``tfspore.common.tensor`` (nothing in ``common.tensor``
+imports them):
+
+- :mod:`tfspore._internal.tensor_wrap`: moving values between TensorFlow and ``Tensor``
+  (``wrap``, ``wrap_nest``, ``unwrap_nest``, ``as_tf``).
+- :mod:`tfspore._internal.control_flow`: Python ``if``/``while``/``for`` on Tensors in compiled
+  user code (AutoGraph extended to ``Tensor`` conditions).
 """

@@ -16,6 +16,12 @@ cluster of several processes, it sets the collective leader and the coordination
 network traffic, nothing started). :func:`create_strategy` builds the
 ``MultiWorkerMirroredStrategy`` later, when ``init()`` asks for it.
 
+A process that is not part of a cluster can still hold several devices: :func:`create_strategy`
+then gives a ``TPUStrategy`` when a TPU is present, and a ``MirroredStrategy`` over the local
+GPUs (or CPUs) when the script asked for several devices (``device_num``). Such a strategy
+becomes the process's default strategy, so the networks built after ``init()`` hold mirrored
+variables and tfspore's step engine runs every step through its ``run``.
+
 This module imports nothing from the other tfspore packages.
 
 Example:
@@ -33,7 +39,8 @@ import tensorflow as tf
 
 __all__ = ["ClusterError", "cluster_size", "cluster_rank", "local_rank", "local_size", "configure_at_startup",
            "create_strategy", "communication_strategy", "set_communication_strategy", "collectives_configured",
-           "bridge_strategy", "ProcessReplicaContext", "replica_context"]
+           "bridge_strategy", "ProcessReplicaContext", "replica_context", "local_strategy",
+           "broadcast_from_rank0"]
 
 _DEFAULT_MASTER_PORT = 8118
 _JOBS = ("chief", "worker")
@@ -186,11 +193,16 @@ def _coordinated_job(name: str, num_tasks: int) -> Any:
     return coordination_config_pb2.CoordinatedJob(name=name, num_tasks=num_tasks)
 
 
-def create_strategy() -> Optional[tf.distribute.Strategy]:
-    """The ``MultiWorkerMirroredStrategy`` over the environment's cluster (None for a plain process).
+def create_strategy(device_num: int = 1) -> Optional[tf.distribute.Strategy]:
+    """The ``MultiWorkerMirroredStrategy`` over the environment's cluster, or for a plain process
+    :func:`local_strategy` (None when it holds one device).
 
     Collectives run over gRPC (ring) on CPUs and through NCCL on GPUs. Its variables take rank 0's
     initial values.
+
+    Args:
+        device_num: the number of devices a plain process asks for (the auto-parallel context's
+            ``device_num``).
 
     Raises:
         ClusterError: when the environment describes a cluster tfspore cannot join, or when
@@ -201,7 +213,7 @@ def create_strategy() -> Optional[tf.distribute.Strategy]:
         raise _state["error"]
     config = _cluster()
     if config is None:
-        return None
+        return local_strategy(device_num)
     if not _state["configured"]:
         configure_at_startup()
     if not _state["configured"]:
@@ -215,14 +227,75 @@ def create_strategy() -> Optional[tf.distribute.Strategy]:
     return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
 
 
+def _tpu_name() -> Optional[str]:
+    """The TPU to connect to: ``TPU_NAME``, Colab's ``COLAB_TPU_ADDR``, or 'local' on a TPU VM (its chips
+    appear as ``/dev/accel0``...); None without a TPU."""
+    name = os.environ.get("TPU_NAME")
+    if name:
+        return name
+    if os.environ.get("COLAB_TPU_ADDR"):
+        return f"grpc://{os.environ['COLAB_TPU_ADDR']}"
+    return "local" if os.path.exists("/dev/accel0") and not os.path.isdir("/dev/accel0") else None
+
+
+def _tpu_strategy() -> Optional[tf.distribute.Strategy]:
+    """A ``TPUStrategy`` over the TPU present (through ``TPUClusterResolver``), or None without one."""
+    name = _tpu_name()
+    if name is None:
+        return None
+    try:
+        resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu=name)
+        if name != "local":
+            tf.config.experimental_connect_to_cluster(resolver)
+        tf.tpu.experimental.initialize_tpu_system(resolver)
+    except (ValueError, RuntimeError, tf.errors.OpError):  # no TPU behind the name after all
+        return None
+    return tf.distribute.TPUStrategy(resolver)
+
+
+def local_strategy(device_num: int = 1) -> Optional[tf.distribute.Strategy]:
+    """The strategy over this process's own devices, or None for one device.
+
+    A ``TPUStrategy`` when a TPU is present; otherwise, when ``device_num`` is above 1 and the
+    process has at least that many GPUs (or, without GPUs, logical CPUs), a ``MirroredStrategy``
+    over the first ``device_num`` of them. With fewer devices the process trains on one device,
+    as before ``device_num`` was set.
+
+    Args:
+        device_num: the number of devices asked for.
+    """
+    tpu = _tpu_strategy()
+    if tpu is not None:
+        return tpu
+    if device_num <= 1:
+        return None
+    devices = tf.config.list_logical_devices("GPU") or tf.config.list_logical_devices("CPU")
+    if len(devices) < device_num:
+        return None
+    return tf.distribute.MirroredStrategy([d.name for d in devices[:device_num]])
+
+
 def communication_strategy() -> Optional[tf.distribute.Strategy]:
-    """The strategy ``init()`` created over the cluster, or None."""
+    """The strategy ``init()`` created over the cluster or the local devices, or None."""
     return _state["strategy"]
 
 
+def _is_local(strategy: Optional[tf.distribute.Strategy]) -> bool:
+    return strategy is not None and not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy)
+
+
 def set_communication_strategy(strategy: Optional[tf.distribute.Strategy]) -> None:
-    """Record (or, with None, forget) the strategy ``init()`` created."""
+    """Record (or, with None, forget) the strategy ``init()`` created.
+
+    A strategy over the local devices (:func:`local_strategy`) also becomes (or stops being) the
+    process's default ``tf.distribute`` strategy.
+    """
+    previous = _state["strategy"]
     _state["strategy"] = strategy
+    if _is_local(previous) and previous is not strategy and tf.distribute.get_strategy() is previous:
+        tf.distribute.experimental_set_strategy(None)
+    if _is_local(strategy) and tf.distribute.get_strategy() is not strategy:
+        tf.distribute.experimental_set_strategy(strategy)
 
 
 
@@ -341,3 +414,30 @@ def replica_context() -> Any:
     job joined by ``init()`` (outside any strategy), else ``tf.distribute.get_replica_context()``."""
     strategy = bridge_strategy()
     return tf.distribute.get_replica_context() if strategy is None else ProcessReplicaContext(strategy)
+
+
+_BROADCAST_DTYPES = (tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64)
+
+
+def broadcast_from_rank0(variables: list) -> None:
+    """Give each of ``variables`` rank 0's value, in a process of a job joined by ``init()``.
+
+    Every rank sums rank 0's values with zeros from the others (one all-reduce per dtype, exact),
+    so every rank must call it with the same variables in the same order. Variables of other
+    dtypes (bool, string) keep their values. Does nothing outside such a job (a strategy's own
+    variables already start from its first replica's values).
+
+    Args:
+        variables: ``tf.Variable`` objects.
+    """
+    strategy = bridge_strategy()
+    if strategy is None:
+        return
+    chosen = [v for v in variables if v.dtype in _BROADCAST_DTYPES]
+    if not chosen:
+        return
+    root = cluster_rank() == 0
+    values = [tf.convert_to_tensor(v) if root else tf.zeros(v.shape, v.dtype) for v in chosen]
+    summed = ProcessReplicaContext(strategy).all_reduce(tf.distribute.ReduceOp.SUM, values)
+    for var, value in zip(chosen, summed):
+        var.assign(value)

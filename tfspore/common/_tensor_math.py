@@ -10,7 +10,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.common import dtype as mstype
-from tfspore.common._tensor_methods import MethodBase, _float_input, _tf_dt
+from tfspore.common._tensor_method_base import MethodBase, _float_input, _tf_dt
 from tfspore.common._tensor_promote import binary, is_ms_tensor, kind_of, promote, to_tf
 
 

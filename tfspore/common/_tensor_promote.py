@@ -21,6 +21,9 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal.layout import binary_through_nchw
+
+
 def kind_of(dt: tf.DType) -> int:
     """0 for bool, 1 for integers, 2 for floating point, 3 for complex."""
     if dt == tf.bool:
@@ -303,7 +306,6 @@ def binary(op: str, a: Any, b: Any) -> tf.Tensor:
     if op in _PRIMITIVE_NAMES:
         check_broadcast(_PRIMITIVE_NAMES[op], ta, tb)
     if op in _LAYOUT_FREE and not tf.executing_eagerly():
-        from tfspore.ops.function._layout import binary_through_nchw  # pylint: disable=import-outside-toplevel
         out = binary_through_nchw(BINARY_OPS[op], ta, tb)
     else:
         out = BINARY_OPS[op](ta, tb)

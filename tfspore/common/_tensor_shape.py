@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfspore.common._tensor_methods import MethodBase, _MISSING, _axes, _pick, _shape_args, _tf_dt
+from tfspore.common._tensor_method_base import MethodBase, _MISSING, _axes, _pick, _shape_args, _tf_dt
 from tfspore.common._tensor_promote import is_ms_tensor, promote, to_tf
 
 

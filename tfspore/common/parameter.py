@@ -530,3 +530,10 @@ def Buffer(data: Tensor, *, persistent: bool = True) -> Tensor:  # noqa: N802 (M
     if not isinstance(data, Tensor):
         raise TypeError(f"For create Buffer, type of input data should be Tensor, but got {type(data).__name__}.")
     return _BufferTensor(data, persistent)
+
+
+# The helpers above under public names, for ``tfspore.nn``'s Cell (registration of buffers and
+# parameters, and the Parameter behind a variable in a compiled construct).
+BufferTensor = _BufferTensor
+is_generated_name = _is_generated
+parameter_of = _parameter_of

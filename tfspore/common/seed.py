@@ -16,7 +16,7 @@ from __future__ import annotations
 import numbers
 import random
 import threading
-from typing import Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -33,6 +33,9 @@ _GLOBAL_SEED: Optional[int] = None
 _INIT_COUNTER = 0
 _OP_COUNTER = 0
 _LOCK = threading.Lock()
+# Called with the seed by every set_seed: the dataset pipeline registers its own seeding here
+# (tfspore.dataset.core.config), so that this module needs no import of the dataset package.
+_SET_SEED_HOOKS: List[Callable[[int], None]] = []
 
 
 def set_seed(seed: int) -> None:
@@ -75,8 +78,8 @@ def set_seed(seed: int) -> None:
         _GLOBAL_SEED = seed
         _INIT_COUNTER = 0
         _OP_COUNTER = 0
-    from tfspore.dataset.core import config as _ds_config  # pylint: disable=import-outside-toplevel
-    _ds_config.set_seed(seed)  # as MindSpore, the global seed also seeds the dataset pipeline
+    for hook in list(_SET_SEED_HOOKS):  # as MindSpore, the global seed also seeds the dataset pipeline
+        hook(seed)
 
 
 def get_seed() -> Optional[int]:
@@ -92,6 +95,19 @@ def get_seed() -> Optional[int]:
         1234
     """
     return _GLOBAL_SEED
+
+
+def add_set_seed_hook(hook: Callable[[int], None]) -> None:
+    """Have every later :func:`set_seed` call ``hook(seed)`` (after seeding everything else).
+
+    Used by packages that keep seeded state of their own (the dataset pipeline), so that this
+    module imports none of them. A hook added twice runs once.
+
+    Args:
+        hook: called with the seed.
+    """
+    if hook not in _SET_SEED_HOOKS:
+        _SET_SEED_HOOKS.append(hook)
 
 
 def _next_numpy_rng() -> np.random.Generator:

@@ -22,18 +22,19 @@ Example:
 """
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.framework.ops import EagerTensor
 
 from tfspore.common import dtype as mstype
-from tfspore.common._tensor_format import format_scalar, format_value
+from tfspore.common._initializers import _init_to_numpy
 from tfspore.common._tensor_index import getitem, setitem
 from tfspore.common._tensor_methods import TensorMethods
-from tfspore.common._tensor_promote import binary, promote, result_dtype
+from tfspore.common._tensor_operators import TensorOperators, is_eager_value
+from tfspore.common._tensor_convert import (_INPUT_TYPES, _check_dtype, _default_np, _format_repr,  # noqa: F401
+                                            _kind_name, _norm_shape, _seq_to_numpy, _shape_text)
+from tfspore.common._tensor_promote import check_broadcast, promote, result_dtype  # noqa: F401  (tensor_wrap)
 
 __all__ = ["Tensor", "tensor", "is_tensor"]
 
@@ -56,7 +57,6 @@ def _exclude_from_autograph() -> None:
 
 _exclude_from_autograph()
 
-_INPUT_TYPES = "['Tensor', 'ndarray', 'list', 'tuple', 'float', 'int', 'bool', 'complex']"
 _VALID_DEVICES = (None, "CPU", "GPU", "meta")
 
 
@@ -128,58 +128,6 @@ def _result_dtype(a: tf.DType, b: tf.DType) -> tf.DType:
     return result_dtype(a, b)
 
 
-def _seq_to_numpy(data: Any) -> np.ndarray:
-    items = [d.asnumpy() if isinstance(d, Tensor) else d for d in data]
-    try:
-        arr = np.array(items)
-    except (ValueError, TypeError):
-        arr = None
-    if arr is None or arr.dtype == object or arr.dtype.kind not in "biufc":
-        raise TypeError(f"For Tensor, the input_data is {data!r} that contain unsupported element.")
-    return arr
-
-
-def _default_np(data: Any, dtype: mstype.Type | None = None) -> np.ndarray:
-    """Convert python data to numpy with MindSpore's default dtypes.
-
-    Python floats (and lists of them) give float32, python ints int64, bools bool, complex
-    numbers complex128; numpy arrays and scalars keep their dtype.
-
-    Raises:
-        TypeError: for data that is not numeric.
-    """
-    if isinstance(data, np.generic):
-        arr = np.array(data)
-    elif isinstance(data, np.ndarray):
-        arr = data
-        if arr.dtype.kind not in "biufc" and arr.dtype != mstype.bfloat16.np_dtype:
-            raise TypeError(f"initializing tensor by numpy array failed, numpy array: {data}, data type: "
-                            f"{data.dtype}.")
-    elif isinstance(data, (bool, numbers.Number)):
-        try:
-            arr = np.array(data)
-        except OverflowError:
-            raise ValueError(f"For 'Tensor', the value {data} is out of the range of int64 and uint64.") from None
-        if arr.dtype == object:
-            raise ValueError(f"For 'Tensor', the value {data} is out of the range of int64 and uint64.")
-        if isinstance(data, float) and arr.dtype == np.float64:
-            arr = arr.astype(np.float32)
-        elif arr.dtype in (np.int32, np.int64):
-            arr = arr.astype(np.int64)
-    elif isinstance(data, (list, tuple)):
-        arr = _seq_to_numpy(data)
-        if arr.dtype == np.float64:
-            arr = arr.astype(np.float32)
-        elif arr.dtype == np.int32:
-            arr = arr.astype(np.int64)
-    else:
-        raise TypeError(f"For 'Tensor', the type of 'input_data' should be one of {_INPUT_TYPES}, but got type "
-                        f"'{type(data).__name__}'.")
-    if dtype is not None and arr.dtype != dtype.np_dtype:
-        arr = arr.astype(dtype.np_dtype)
-    return arr
-
-
 def _value_to_tf(value: Any, dtype: tf.DType) -> tf.Tensor:
     """A value for ``__setitem__``, cast to the target dtype (``2.7`` into an int tensor gives 2)."""
     if isinstance(value, Tensor):
@@ -191,54 +139,20 @@ def _value_to_tf(value: Any, dtype: tf.DType) -> tf.Tensor:
     return tf.constant(np.asarray(arr).astype(dtype.as_numpy_dtype))
 
 
-def _is_eager(v: Any) -> bool:
-    return isinstance(v, EagerTensor) or (isinstance(v, tf.Variable) and tf.executing_eagerly())
+_is_eager = is_eager_value
 
 
-def _kind_name(dt: mstype.Type) -> str:
-    if dt is mstype.bfloat16:
-        return "bfloat"
-    return {"bool": "bool", "int": "int", "uint": "int", "float": "float", "complex": "complex"}.get(dt._kind, "int")
-
-
-def _shape_text(shape: tuple) -> str:
-    return "[" + ", ".join(str(d if isinstance(d, int) else -1) for d in shape) + "]"
-
-
-def _format_repr(arr: np.ndarray, dt: mstype.Type) -> str:
-    if arr.ndim == 0:
-        return " " + format_scalar(arr.item() if dt is not mstype.bfloat16 else float(arr), _kind_name(dt))
-    if dt is mstype.bfloat16:
-        arr = arr.astype(np.float32)
-    return format_value(arr, _kind_name(dt), dt is mstype.float16)
-
-
-def _check_dtype(dtype: Any) -> mstype.Type:
-    if isinstance(dtype, str):
-        raise TypeError(f"For 'Tensor', the 'dtype' should be a mindspore dtype such as mindspore.float32, but got "
-                        f"{dtype!r}.")
-    return mstype.as_ms_dtype(dtype, "Tensor", "dtype")
-
-
-def _norm_shape(shape: Any) -> tuple:
-    if isinstance(shape, (numbers.Integral, np.integer)) and not isinstance(shape, bool):
-        return (int(shape),)
-    if not isinstance(shape, (list, tuple)):
-        raise TypeError(f"For 'Tensor', the 'shape' must be an int, list or tuple, but got {shape!r}.")
-    out = []
-    for s in shape:
-        if s is None:
-            out.append(-1)
-        elif isinstance(s, (numbers.Integral, np.integer)) and not isinstance(s, bool) and s >= -1:
-            out.append(int(s))
-        else:
-            raise ValueError(f"For 'Tensor', each dimension of 'shape' must be a non-negative int or None, but got "
-                             f"{shape!r}.")
-    return tuple(out)
+# The helpers above under public names, for the other packages (through tfspore._internal.tensor_wrap).
+as_tf = _as_tf
+wrap = _wrap
+wrap_nest = _wrap_nest
+unwrap_nest = _unwrap_nest
+default_numpy = _default_np
+is_eager = _is_eager
 
 
 # ---------------------------------------------------------------------------- the class
-class Tensor(TensorMethods):
+class Tensor(TensorOperators, TensorMethods):
     """A MindSpore tensor backed by a TensorFlow tensor.
 
     Args:
@@ -449,7 +363,6 @@ class Tensor(TensorMethods):
                 raise TypeError(f"For 'Tensor.init_data', the tensor with shape {_shape_text(shp)} and dtype {dt} "
                                 "has no 'init' and holds no data: it is an input placeholder (e.g. for "
                                 "Cell.set_inputs). Create it with 'init' to get lazily initialised data.")
-            from tfspore.common.initializer import _init_to_numpy
             arr = _init_to_numpy(init, shp, dt.np_dtype)
             self._t = tf.convert_to_tensor(np.asarray(arr).astype(dt.np_dtype))
             self._meta = None
@@ -563,48 +476,6 @@ class Tensor(TensorMethods):
         """Whether this is a Parameter that requires gradients."""
         return False
 
-    # ----------------------------------------------------------------- python protocols
-    def __len__(self) -> int:
-        shape = self.shape
-        if not shape:
-            raise TypeError("Not support len of a 0-D tensor")
-        return shape[0]
-
-    def __iter__(self):
-        if self.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        for i in range(len(self)):
-            yield self[i]
-
-    def __contains__(self, element: Any) -> bool:
-        if isinstance(element, (Tensor, numbers.Number)):
-            return bool((self == element).any().item())
-        return False
-
-    def __bool__(self) -> bool:
-        v = self._value()
-        if not _is_eager(v):
-            raise RuntimeError("For 'Tensor.__bool__', the truth value of a Tensor is only known when the graph "
-                               "runs; use ops.select / ops.where, or PYNATIVE_MODE, for data-dependent branches.")
-        return bool(self._one_element())
-
-    def __int__(self) -> int:
-        try:
-            return int(self._one_element())
-        except ValueError as e:
-            raise ValueError("Only one element tensors can be converted to Python scalars") from e
-
-    def __float__(self) -> float:
-        try:
-            return float(self._one_element())
-        except ValueError as e:
-            raise ValueError("Only one element tensors can be converted to Python scalars") from e
-
-    def __index__(self) -> int:
-        if self.dtype._kind not in ("int", "uint", "bool") or self.size != 1:
-            raise ValueError("Only integer tensors of a single element can be converted to an index.")
-        return int(self._one_element())
-
     def __hash__(self) -> int:
         return hash(id(self))
 
@@ -665,115 +536,6 @@ class Tensor(TensorMethods):
         if parent is not None:
             parent[0][parent[1]] = self
 
-    # -------------------------------------------------------------- operators
-    def __neg__(self) -> "Tensor":
-        v = self._value()
-        if v.dtype == tf.bool:
-            raise TypeError("For 'Neg', Bool tensors are not supported.")
-        return _wrap(tf.negative(v))
-
-    def __pos__(self) -> "Tensor":
-        return self
-
-    def __abs__(self) -> "Tensor":
-        return self.abs()
-
-    def __invert__(self) -> "Tensor":
-        v = self._value()
-        return _wrap(tf.logical_not(v if v.dtype == tf.bool else tf.cast(v, tf.bool)))
-
-    def __add__(self, o: Any) -> "Tensor":
-        return _wrap(binary("add", self, o))
-
-    def __radd__(self, o: Any) -> "Tensor":
-        return _wrap(binary("add", o, self))
-
-    def __sub__(self, o: Any) -> "Tensor":
-        return _wrap(binary("sub", self, o))
-
-    def __rsub__(self, o: Any) -> "Tensor":
-        return _wrap(binary("sub", o, self))
-
-    def __mul__(self, o: Any) -> "Tensor":
-        return _wrap(binary("mul", self, o))
-
-    def __rmul__(self, o: Any) -> "Tensor":
-        return _wrap(binary("mul", o, self))
-
-    def __truediv__(self, o: Any) -> "Tensor":
-        return _wrap(binary("truediv", self, o))
-
-    def __rtruediv__(self, o: Any) -> "Tensor":
-        return _wrap(binary("truediv", o, self))
-
-    def __floordiv__(self, o: Any) -> "Tensor":
-        return _wrap(binary("floordiv", self, o))
-
-    def __rfloordiv__(self, o: Any) -> "Tensor":
-        return _wrap(binary("floordiv", o, self))
-
-    def __mod__(self, o: Any) -> "Tensor":
-        return _wrap(binary("mod", self, o))
-
-    def __rmod__(self, o: Any) -> "Tensor":
-        return _wrap(binary("mod", o, self))
-
-    def __pow__(self, o: Any) -> "Tensor":
-        return _wrap(binary("pow", self, o))
-
-    def __rpow__(self, o: Any) -> "Tensor":
-        return _wrap(binary("pow", o, self))
-
-    def __matmul__(self, o: Any) -> "Tensor":
-        return _wrap(binary("matmul", self, o))
-
-    def __rmatmul__(self, o: Any) -> "Tensor":
-        return _wrap(binary("matmul", o, self))
-
-    def __and__(self, o: Any) -> "Tensor":
-        return _wrap(binary("and", self, o))
-
-    def __rand__(self, o: Any) -> "Tensor":
-        return _wrap(binary("and", o, self))
-
-    def __or__(self, o: Any) -> "Tensor":
-        return _wrap(binary("or", self, o))
-
-    def __ror__(self, o: Any) -> "Tensor":
-        return _wrap(binary("or", o, self))
-
-    def __xor__(self, o: Any) -> "Tensor":
-        return _wrap(binary("xor", self, o))
-
-    def __rxor__(self, o: Any) -> "Tensor":
-        return _wrap(binary("xor", o, self))
-
-    @staticmethod
-    def _comparable(o: Any) -> bool:
-        return isinstance(o, (Tensor, numbers.Number, np.number, np.bool_, tf.Tensor, tf.Variable)) and \
-            not isinstance(o, complex)
-
-    def __eq__(self, o: Any) -> Any:  # type: ignore[override]
-        if not self._comparable(o):
-            return False
-        return _wrap(binary("eq", self, o))
-
-    def __ne__(self, o: Any) -> Any:  # type: ignore[override]
-        if not self._comparable(o):
-            return True
-        return _wrap(binary("ne", self, o))
-
-    def __lt__(self, o: Any) -> "Tensor":
-        return _wrap(binary("lt", self, o))
-
-    def __le__(self, o: Any) -> "Tensor":
-        return _wrap(binary("le", self, o))
-
-    def __gt__(self, o: Any) -> "Tensor":
-        return _wrap(binary("gt", self, o))
-
-    def __ge__(self, o: Any) -> "Tensor":
-        return _wrap(binary("ge", self, o))
 
 
 def _rebuild_tensor(arr: np.ndarray) -> Tensor:

@@ -128,8 +128,13 @@ def init(backend_name: Optional[str] = None) -> None:
 
     In a process started by ``tfspore launch`` (or with ``TF_CONFIG``, or by ``mpirun`` on one host)
     this creates a ``tf.distribute.MultiWorkerMirroredStrategy`` over all processes, which the
-    collectives then use; in a plain process it only marks communication as initialised (rank 0
-    of 1). Calling it again does nothing.
+    collectives then use. In a plain process it creates a ``TPUStrategy`` when a TPU is present,
+    or a ``MirroredStrategy`` over ``device_num`` local GPUs (or CPUs) when
+    ``set_auto_parallel_context(device_num=N)`` asked for N > 1 devices and the process has them;
+    that strategy becomes the process's default strategy (build the network after ``init()``),
+    ``get_group_size()`` is its replica count and ``Model`` gives each replica its own batch.
+    Otherwise it only marks communication as initialised (rank 0 of 1). Calling it again does
+    nothing.
 
     Args:
         backend_name: ``'hccl'`` (Ascend), ``'nccl'`` (GPU) or ``'mccl'`` (CPU); None picks the one of
@@ -161,7 +166,7 @@ def init(backend_name: Optional[str] = None) -> None:
     if GlobalComm.INITED:
         return
     if "strategy" not in _CREATED:  # TensorFlow joins a cluster once per process
-        _CREATED["strategy"] = cluster.create_strategy()
+        _CREATED["strategy"] = cluster.create_strategy(int(context.get_auto_parallel_context("device_num")))
     cluster.set_communication_strategy(_CREATED["strategy"])
     GlobalComm.BACKEND = backend_name
     GlobalComm.WORLD_COMM_GROUP = f"{backend_name}_world_group"
@@ -172,7 +177,8 @@ def release() -> None:
     """Release the communication state: collectives act on this process alone again.
 
     The processes stay connected (TensorFlow keeps its collective runtime for the life of the
-    process), so a later :func:`init` joins the same job again.
+    process), so a later :func:`init` joins the same job again. A strategy over the local devices
+    stops being the default strategy.
 
     Example:
         >>> from tfspore.communication import init, release

@@ -11,8 +11,9 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfspore.common import _state
-from tfspore.common.tensor import Tensor, _as_tf, _unwrap_nest
+from tfspore._internal import state as _state
+from tfspore._internal.tensor_wrap import as_tf as _as_tf, unwrap_nest as _unwrap_nest
+from tfspore.common.tensor import Tensor
 
 __all__ = ["HookHandle"]
 

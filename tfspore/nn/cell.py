@@ -8,6 +8,12 @@ order, as MindSpore), names parameters as MindSpore does, and runs ``construct``
   signature and configuration); Cells called inside it are plain Python within the trace.
   Hooks still see concrete values: inside a trace they run through ``tf.py_function``.
 
+The class is split by concept into mixins beside this module, which keeps the registries,
+``__setattr__``, the flags and ``__call__``: ``_cell_tree`` (walking sub-cells, parameters and
+buffers), ``_cell_compile`` (the compiled construct of GRAPH_MODE), ``_cell_hooks`` (forward and
+backward hooks), ``_cell_precision`` (``to_float``, ``recompute``), ``_cell_state_dict`` and
+``_cell_parallel`` (MindSpore's parallel settings, accepted with no effect).
+
 Example:
     >>> from tfspore import nn
     >>> class Net(nn.Cell):
@@ -22,48 +28,29 @@ Example:
 from __future__ import annotations
 
 import copy
-import inspect
 import logging
-import re
-import warnings
-from collections import OrderedDict, namedtuple
-from typing import Any, Callable, Iterator, Mapping
+from collections import OrderedDict
+from typing import Any, Callable
 
 import tensorflow as tf
 
 from tfspore import context as _context
-from tfspore._internal import validator
-from tfspore._internal import runtime_check
-from tfspore.common import _control_flow, _state
-from tfspore.common import dtype as mstype
-from tfspore.common.parameter import Parameter, ParameterTuple, _BufferTensor, _is_generated
-from tfspore.common.tensor import Tensor, _as_tf, _unwrap_nest, _wrap_nest
-from tfspore.nn._hooks import (HookHandle, _BackwardHookScope, _check_hook, _is_float_tensor, _is_tensor,
-                               _run_with_values)
+from tfspore._internal import control_flow as _control_flow, runtime_check, state as _state, validator
+from tfspore._internal.tensor_wrap import as_tf as _as_tf, unwrap_nest as _unwrap_nest, wrap_nest as _wrap_nest
+from tfspore.common.parameter import (BufferTensor as _BufferTensor, Parameter, ParameterTuple,
+                                      is_generated_name as _is_generated)
+from tfspore.common.tensor import Tensor
+from tfspore.nn._cell_compile import CellCompile
+from tfspore.nn._cell_hooks import CellHooks
+from tfspore.nn._cell_parallel import CellParallelNoOps, _warn_once
+from tfspore.nn._cell_precision import _PRECISION_FLAGS, CellPrecision
+from tfspore.nn._cell_state_dict import CellStateDict
+from tfspore.nn._cell_tree import CellTree
+from tfspore.nn._hooks import _BackwardHookScope, _run_with_values
 
 __all__ = ["Cell", "GraphCell"]
 
 _logger = logging.getLogger("tfspore")
-_WARNED: set = set()
-_PREFIX_RE = re.compile(r"^\w*[0-9a-zA-Z_.\-]*$", re.ASCII)
-_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
-_RECOMPUTE_KWARGS = ("mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation")
-_PRECISION_FLAGS = (("fp16", mstype.float16), ("fp32", mstype.float32), ("bf16", mstype.bfloat16))
-
-
-def _warn_once(api: str, what: str = "") -> None:
-    if api not in _WARNED:
-        _WARNED.add(api)
-        _logger.warning("For '%s', %s", api, what or "the setting has no effect on TensorFlow and is ignored.")
-
-
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
 
 
 def _is_param_sequence(value: Any) -> bool:
@@ -71,35 +58,7 @@ def _is_param_sequence(value: Any) -> bool:
         isinstance(v, Parameter) for v in value)
 
 
-def _input_spec(value: Any) -> Any:
-    """The ``tf.TensorSpec`` (nested in tuples) of a ``set_inputs`` input; negative or None dims are dynamic."""
-    if isinstance(value, (tuple, list)):
-        return tuple(_input_spec(v) for v in value)
-    if isinstance(value, Tensor):
-        shape = [None if d is None or (isinstance(d, int) and d < 0) else d for d in value.shape]
-        return tf.TensorSpec(shape, value.dtype.tf_dtype)
-    if isinstance(value, tf.Tensor):
-        return tf.TensorSpec.from_tensor(value)
-    raise TypeError(f"For 'set_inputs', every input must be a Tensor (or a tuple of Tensors), but got {value!r} of "
-                    f"type {type(value).__name__}.")
-
-
-def _wrap_args(struct: Any) -> Any:
-    """:func:`_wrap_nest` for the inputs of a compiled construct: a Parameter's variable maps back to
-    the Parameter, so that construct can update an argument Parameter in place."""
-    if isinstance(struct, tf.Variable):
-        from tfspore.common.parameter import _parameter_of
-        owner = _parameter_of(struct)
-        if owner is not None:
-            return owner
-    if isinstance(struct, (list, tuple)) and not hasattr(struct, "_fields"):
-        return type(struct)(_wrap_args(s) for s in struct)
-    if isinstance(struct, dict):
-        return {k: _wrap_args(v) for k, v in struct.items()}
-    return _wrap_nest(struct)
-
-
-class Cell(tf.Module):
+class Cell(CellTree, CellHooks, CellPrecision, CellStateDict, CellCompile, CellParallelNoOps, tf.Module):
     """The base class of every network and layer.
 
     Args:
@@ -482,204 +441,6 @@ class Cell(tf.Module):
             self._non_persistent_buffers_set.add(name)
         _state.bump()
 
-    def _named_members(self, kind: str, prefix: str = "", recurse: bool = True,
-                       remove_duplicate: bool = True) -> Iterator[tuple[str, Any]]:
-        seen = set()
-        cells = self.cells_and_names(name_prefix=prefix) if recurse else [(prefix, self)]
-        for cell_name, cell in cells:
-            for key, val in list(cell.__dict__[kind].items()):
-                if val is None or id(val) in seen:
-                    continue
-                if remove_duplicate:
-                    seen.add(id(val))
-                yield (cell_name + "." + key if cell_name else key), val
-
-    def named_buffers(self, prefix: str = "", recurse: bool = True,
-                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
-        """Yield ``(path, buffer)`` for the buffers of this cell and, with ``recurse``, its descendants.
-
-        Args:
-            prefix: prepended to every path.
-            recurse: include the descendants' buffers.
-            remove_duplicate: yield a buffer shared by several cells once.
-
-        Example:
-            >>> [name for name, _ in net_a.named_buffers()]
-            ['buffer_a', 'net_b.buffer_b']
-        """
-        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
-
-    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
-        """Yield the buffers (see :meth:`named_buffers`)."""
-        for _, b in self.named_buffers(recurse=recurse):
-            yield b
-
-    def get_sub_cell(self, target: str) -> "Cell":
-        """Return the descendant cell at the dotted path ``target`` ('' is self).
-
-        Raises:
-            TypeError: when ``target`` is not a str.
-            AttributeError: when a step of the path does not exist or is not a Cell.
-
-        Example:
-            >>> net_a.get_sub_cell("net_b.net_c")
-        """
-        if not isinstance(target, str):
-            raise TypeError(f"For 'get_sub_cell', the 'target' must be str, but got {type(target).__name__}.")
-        if target == "":
-            return self
-        cell = self
-        for item in target.split("."):
-            if not hasattr(cell, item):
-                raise AttributeError(f"{cell._get_name()} has no attribute `{item}`")
-            cell = getattr(cell, item)
-            if not isinstance(cell, Cell):
-                raise AttributeError(f"`{item}` is not an nn.Cell")
-        return cell
-
-    def get_buffer(self, target: str) -> Tensor:
-        """Return the buffer at the dotted path ``target`` (``"net_b.net_c.buffer_c"``).
-
-        Raises:
-            AttributeError: when the path does not exist or does not name a buffer.
-        """
-        cell_path, _, name = target.rpartition(".")
-        cell = self.get_sub_cell(cell_path)
-        if not hasattr(cell, name):
-            raise AttributeError(f"{cell._get_name()} has no attribute `{name}`")
-        if name not in cell._buffers:
-            raise AttributeError(f"`{name}` is not a buffer")
-        return cell._buffers[name]
-
-    def cells_and_names(self, cells: Any = None, name_prefix: str = "") -> Iterator[tuple[str, "Cell"]]:
-        """Yield ``(path, cell)`` depth-first, starting with ``(name_prefix, self)``; each cell once.
-
-        Args:
-            cells: the set of cells already visited (internal).
-            name_prefix: the path of this cell.
-        """
-        seen = cells if cells else set()
-        if self in seen:
-            return
-        seen.add(self)
-        yield name_prefix, self
-        for name, cell in self._cells.items():
-            if cell is not None:
-                yield from cell.cells_and_names(seen, (name_prefix + "." if name_prefix else "") + name)
-
-    def name_cells(self) -> "OrderedDict[str, Cell]":
-        """The direct children, de-duplicated by identity, as an OrderedDict."""
-        out: OrderedDict = OrderedDict()
-        seen = set()
-        for name, cell in self._cells.items():
-            if cell is not None and id(cell) not in seen:
-                seen.add(id(cell))
-                out[name] = cell
-        return out
-
-    def cells(self) -> Any:
-        """The direct children (``odict_values``)."""
-        return self.name_cells().values()
-
-    def parameters_and_names(self, name_prefix: str = "", expand: bool = True) -> Iterator[tuple[str, Parameter]]:
-        """Yield ``(path, parameter)`` in MindSpore's order, de-duplicated by identity.
-
-        Args:
-            name_prefix: prepended to every path.
-            expand: include the parameters of descendants (otherwise only this cell's own).
-        """
-        return self._named_members("_params", name_prefix, expand)
-
-    def get_parameters(self, expand: bool = True) -> Iterator[Parameter]:
-        """Yield the parameters in :meth:`parameters_and_names` order."""
-        for _, p in self.parameters_and_names(expand=expand):
-            yield p
-
-    def trainable_params(self, recurse: bool = True) -> list[Parameter]:
-        """The parameters with ``requires_grad=True``, in :meth:`get_parameters` order."""
-        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
-
-    def untrainable_params(self, recurse: bool = True) -> list[Parameter]:
-        """The parameters with ``requires_grad=False``, in :meth:`get_parameters` order."""
-        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
-
-    def parameters_dict(self, recurse: bool = True) -> "OrderedDict[str, Parameter]":
-        """An OrderedDict of ``Parameter.name`` to Parameter."""
-        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
-
-    def parameters_broadcast_dict(self, recurse: bool = True) -> "OrderedDict[str, Parameter] | None":
-        """The parameters broadcast in data-parallel training (``layerwise_parallel=False``), or None if none."""
-        out = OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse) if not p.layerwise_parallel)
-        return out or None
-
-    def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
-        """Rename every parameter to ``prefix + <path inside this cell>``.
-
-        Raises:
-            ValueError: when ``prefix`` has characters other than letters, digits, '_', '-' and '.'.
-        """
-        if not isinstance(prefix, str) or not _PREFIX_RE.match(prefix):
-            raise ValueError(f"For 'update_parameters_name', the 'prefix' {prefix!r} is illegal, it must match "
-                             f"regular '{_PREFIX_RE.pattern}'.")
-        for name, param in self.parameters_and_names(expand=recurse):
-            param.name = prefix + name
-
-    def check_names(self) -> None:
-        """Raise ValueError when two parameters share a name."""
-        names = set()
-        for path, p in self.parameters_and_names():
-            if p.name in names:
-                raise ValueError(f"The value of {path} is {p}, its name '{p.name}' already exists. Please set a "
-                                 "unique name for the parameter.")
-            names.add(p.name)
-
-    def check_names_and_refresh_name(self) -> None:
-        """Rename all parameters to their paths when two share a name (done before a cell first runs)."""
-        names = [p.name for _, p in self.parameters_and_names()]
-        if len(set(names)) < len(names):
-            self.update_parameters_name()
-            self.check_names()
-
-    def update_cell_prefix(self) -> None:
-        """Set :attr:`param_prefix` of this cell and every descendant to its path."""
-        for name, cell in self.cells_and_names():
-            cell.__dict__["_param_prefix"] = name
-
-    def update_cell_type(self, cell_type: str) -> None:
-        """Record the cell type ('quant', 'second-order')."""
-        self.__dict__["cell_type"] = cell_type
-
-    def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict:
-        """Return ``{parameter: parameter}``: tfspore parameters are initialised on creation."""
-        return {p: p for p in self.get_parameters()}
-
-    # -------------------------------------------------------- tf.Module views
-    @property
-    def variables(self) -> tuple:
-        """The ``tf.Variable`` of every parameter (MindSpore order) and buffer."""
-        return tuple(p._var for p in self.get_parameters()) + tuple(b._var for b in self.buffers())
-
-    @property
-    def trainable_variables(self) -> tuple:
-        """The ``tf.Variable`` of every trainable parameter."""
-        return tuple(p._var for p in self.trainable_params())
-
-    @property
-    def non_trainable_variables(self) -> tuple:
-        """The ``tf.Variable`` of every non-trainable parameter and buffer."""
-        return tuple(p._var for p in self.untrainable_params()) + tuple(b._var for b in self.buffers())
-
-    def _trackable_children(self, save_type: Any = "checkpoint", **kwargs: Any) -> dict:
-        children: dict = {}
-        for reg in ("_params", "_buffers"):
-            for key, value in self.__dict__[reg].items():
-                if value is not None:
-                    children[key] = value._var
-        for key, cell in self._cells.items():
-            if cell is not None:
-                children[key] = cell
-        return children
-
     # ------------------------------------------------------------------ flags
     def add_flags(self, **flags: Any) -> "Cell":
         """Set each flag as an attribute and record it in :meth:`get_flags`; returns self.
@@ -728,614 +489,6 @@ class Cell(tf.Module):
     def set_broadcast_flag(self, mode: bool = True) -> "Cell":
         """Set the ``broadcast_flag`` on this cell and its descendants; returns self."""
         self.add_flags_recursive(broadcast_flag=mode)
-        return self
-
-    def set_jit_config(self, jit_config: Any) -> None:
-        """Configure compilation: ``jit_level`` 'O2' (or ``jit_compile=True``) compiles this cell with XLA.
-
-        The config can be set once; later calls are ignored with a warning.
-
-        Args:
-            jit_config: a :class:`~tfspore.JitConfig` (or a dict of its options).
-
-        Raises:
-            TypeError: when ``jit_config`` is neither.
-
-        Example:
-            >>> net.set_jit_config(tfspore.JitConfig(jit_level="O2"))
-        """
-        cfg = getattr(jit_config, "jit_config_dict", jit_config)
-        if not isinstance(cfg, dict):
-            raise TypeError(f"For 'set_jit_config', the 'jit_config' must be a JitConfig, but got {jit_config!r} of "
-                            f"type {type(jit_config).__name__}.")
-        if self._jit_config_dict:
-            _logger.warning("For Cell, jit config can only be set once, ignore this setting.")
-            return
-        self.__dict__["_jit_config_dict"] = dict(cfg)
-        _state.bump()
-
-    def _jit_compile(self) -> bool | None:
-        cfg = self._jit_config_dict
-        if "jit_compile" in cfg:
-            return bool(cfg["jit_compile"])
-        if cfg.get("jit_level") == "O2":
-            return True
-        if cfg.get("jit_level") in ("O0", "O1"):
-            return None
-        return _context._jit_compile_default()
-
-    # ------------------------------------------ MindSpore parallel engine (no effect)
-    def set_boost(self, boost_type: str) -> "Cell":
-        """Accepted for compatibility: MindSpore's boost algorithms have no TensorFlow equivalent.
-
-        Raises:
-            ValueError: when ``boost_type`` is not 'less_bn'.
-        """
-        if boost_type not in ("less_bn",):
-            raise ValueError(f"For 'set_boost', the argument 'boost_type' must be 'less_bn', but got {boost_type}.")
-        _warn_once("Cell.set_boost")
-        self.add_flags_recursive(less_bn=True)
-        return self
-
-    def set_data_parallel(self) -> None:
-        """Accepted for compatibility: data parallelism comes from ``tf.distribute`` strategies."""
-        _warn_once("Cell.set_data_parallel", "use a tf.distribute strategy for data parallelism; the call has no "
-                   "effect on TensorFlow.")
-
-    def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None, device: str = "Ascend",
-              level: int = 0) -> "Cell":
-        """Accepted for compatibility: MindSpore's operator sharding has no effect on TensorFlow; returns self.
-
-        Raises:
-            TypeError: when ``in_strategy`` is not a tuple or ``parameter_plan`` not a dict or None.
-        """
-        if not isinstance(in_strategy, tuple):
-            raise TypeError(f"For 'Cell.shard', the 'in_strategy' must be a tuple, but got {in_strategy!r}.")
-        if parameter_plan is not None and not isinstance(parameter_plan, dict):
-            raise TypeError(f"For 'Cell.shard', the 'parameter_plan' must be a dict or None, but got "
-                            f"{parameter_plan!r}.")
-        _warn_once("Cell.shard")
-        return self
-
-    def place(self, role: str, rank_id: int) -> None:
-        """Accepted for compatibility (MindSpore's process placement).
-
-        Raises:
-            ValueError: when ``role`` is not 'MS_WORKER' or ``rank_id`` is negative.
-            TypeError: when ``rank_id`` is not an int.
-        """
-        if role != "MS_WORKER":
-            raise ValueError(f"For 'Cell.place', the 'role' must be 'MS_WORKER', but got {role!r}.")
-        validator.check_non_negative_int(rank_id, "rank_id", "Cell.place")
-        _warn_once("Cell.place")
-
-    def set_comm_fusion(self, fusion_type: int, recurse: bool = True) -> "Cell":
-        """Set ``comm_fusion`` of the trainable parameters (no effect on TensorFlow); returns self.
-
-        Raises:
-            TypeError, ValueError: when ``fusion_type`` is not a non-negative int.
-        """
-        validator.check_non_negative_int(fusion_type, "fusion_type", "set_comm_fusion")
-        _warn_once("Cell.set_comm_fusion")
-        for p in self.trainable_params(recurse):
-            p.comm_fusion = fusion_type
-        return self
-
-    def set_param_ps(self, recurse: bool = True, init_in_server: bool = False) -> None:
-        """Accepted for compatibility (MindSpore's parameter server)."""
-        _warn_once("Cell.set_param_ps")
-
-    def offload(self, backward_prefetch: Any = "Auto") -> None:
-        """Accepted for compatibility (MindSpore's activation offload).
-
-        Raises:
-            ValueError: when ``backward_prefetch`` is a str other than 'Auto' or a negative int.
-            TypeError: when it is neither a str nor an int.
-        """
-        if isinstance(backward_prefetch, str):
-            if backward_prefetch != "Auto":
-                raise ValueError(f"For '{self.cls_name}', the 'backward_prefetch' must be str and must be in "
-                                 f"'['Auto']', but got '{backward_prefetch}'.")
-        else:
-            validator.check_non_negative_int(backward_prefetch, "backward_prefetch", "Cell.offload")
-        _warn_once("Cell.offload")
-
-    def flatten_weights(self, fusion_size: int = 0) -> None:
-        """Accepted for compatibility (MindSpore's contiguous weight memory).
-
-        Raises:
-            TypeError, ValueError: when ``fusion_size`` is not a non-negative int.
-        """
-        validator.check_non_negative_int(fusion_size, "fusion_size", "Cell.flatten_weights")
-        _warn_once("Cell.flatten_weights")
-
-    def infer_param_pipeline_stage(self) -> list:
-        """Return the trainable parameters: without MindSpore's pipeline parallelism, one stage holds them all."""
-        _warn_once("Cell.infer_param_pipeline_stage")
-        return self.trainable_params()
-
-    def remove_redundant_parameters(self) -> None:
-        """Accepted for compatibility."""
-
-    def get_func_graph_proto(self) -> None:
-        """Return None: TensorFlow graphs are available from :meth:`compile` instead."""
-        return None
-
-    def generate_scope(self) -> None:
-        """Set the scope of every descendant to its path (``Default/conv1``)."""
-        for name, cell in self.cells_and_names(name_prefix="Default"):
-            if cell is not self:
-                cell.__dict__["_scope"] = name.replace(".", "/")
-
-    def get_scope(self) -> str | None:
-        """The cell's scope set by :meth:`generate_scope` (None before)."""
-        return self._scope
-
-    # ----------------------------------------------------------- mixed precision
-    def to_float(self, dst_type: Any) -> "Cell":
-        """Run this cell and its descendants in ``dst_type``; returns self.
-
-        While the cell runs, its floating inputs are cast to ``dst_type``, and layers read their
-        parameters in it (:meth:`cast_param`); the parameters keep their stored dtype. A later
-        call on a sub-cell overrides its sub-tree.
-
-        Args:
-            dst_type: ``mstype.float16``, ``mstype.float32`` or ``mstype.bfloat16``.
-
-        Raises:
-            ValueError: for another dtype.
-
-        Example:
-            >>> net.to_float(mstype.float16)
-        """
-        if dst_type not in (mstype.float16, mstype.float32, mstype.bfloat16):
-            raise ValueError("For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
-                             f"mstype.bfloat16, but got type: {type(dst_type)} and value: {dst_type}.")
-        self.add_flags_recursive(**{flag: dst_type == dtype for flag, dtype in _PRECISION_FLAGS})
-        return self
-
-    def cast_inputs(self, inputs: tuple, dst_type: Any) -> tuple:
-        """Cast every floating Tensor in ``inputs`` (nested tuples and lists too) to ``dst_type``."""
-        tdt = mstype.as_tf_dtype(dst_type)
-
-        def cast(x: Any) -> Any:
-            if isinstance(x, (tuple, list)):
-                return type(x)(cast(i) for i in x)
-            if _is_float_tensor(x) and _unwrap_nest(x).dtype != tdt:
-                return Tensor._from_tf(tf.cast(_unwrap_nest(x), tdt))
-            return x
-        return tuple(cast(i) for i in inputs)
-
-    def auto_cast_inputs(self, inputs: tuple) -> tuple:
-        """Cast ``inputs`` to the cell's compute type set by :meth:`to_float`, if any."""
-        mp = self._mixed_precision_type
-        if mp is None:
-            return tuple(inputs)
-        return self.cast_inputs(inputs, mp)
-
-    def cast_param(self, param: Tensor) -> Tensor:
-        """Return ``param`` cast to the cell's compute type, if any (the stored value is unchanged)."""
-        mp = self._mixed_precision_type
-        if mp is None or not _is_float_tensor(param):
-            return param
-        value = _unwrap_nest(param)
-        if value.dtype == mp.tf_dtype:
-            return param
-        return Tensor._from_tf(tf.cast(value, mp.tf_dtype))
-
-    # -------------------------------------------------------------------- hooks
-    def register_forward_pre_hook(self, hook_fn: Callable, *, prepend: bool = False,
-                                  with_kwargs: bool = False) -> HookHandle:
-        """Call ``hook_fn(cell, args)`` (``hook_fn(cell, args, kwargs)``) before ``construct``.
-
-        A non-None return replaces the args (a single value is wrapped in a tuple); with
-        ``with_kwargs`` it must be ``(args, kwargs)``.
-
-        Args:
-            hook_fn: the hook.
-            prepend: run it before the hooks already registered.
-            with_kwargs: pass the keyword arguments too.
-
-        Returns:
-            A :class:`HookHandle`; ``handle.remove()`` unregisters the hook.
-
-        Raises:
-            TypeError: when ``hook_fn`` is not callable.
-        """
-        _check_hook("register_forward_pre_hook", hook_fn)
-        handle = HookHandle(self._forward_pre_hook, self._forward_pre_hook_with_kwargs)
-        if with_kwargs:
-            self._forward_pre_hook_with_kwargs[handle.handle_id] = True
-        self._add_hook(self._forward_pre_hook, handle.handle_id, hook_fn, prepend)
-        return handle
-
-    def register_forward_hook(self, hook_fn: Callable, *, prepend: bool = False, with_kwargs: bool = False,
-                              always_call: bool = False) -> HookHandle:
-        """Call ``hook_fn(cell, args, output)`` (``hook_fn(cell, args, kwargs, output)``) after ``construct``.
-
-        A non-None return replaces the output.
-
-        Args:
-            hook_fn: the hook.
-            prepend: run it before the hooks already registered.
-            with_kwargs: pass the keyword arguments too.
-            always_call: also call it when ``construct`` raises (the error is raised afterwards).
-
-        Returns:
-            A :class:`HookHandle`; ``handle.remove()`` unregisters the hook.
-
-        Raises:
-            TypeError: when ``hook_fn`` is not callable.
-        """
-        _check_hook("register_forward_hook", hook_fn)
-        handle = HookHandle(self._forward_hook, self._forward_hook_with_kwargs, self._forward_hook_always_called)
-        if with_kwargs:
-            self._forward_hook_with_kwargs[handle.handle_id] = True
-        if always_call:
-            self._forward_hook_always_called[handle.handle_id] = True
-        self._add_hook(self._forward_hook, handle.handle_id, hook_fn, prepend)
-        return handle
-
-    def register_backward_pre_hook(self, hook_fn: Callable) -> HookHandle:
-        """Call ``hook_fn(cell, grad_output)`` when the gradient of this cell's output arrives.
-
-        ``grad_output`` is a tuple; a non-None return (same length) replaces it.
-
-        Raises:
-            TypeError: when ``hook_fn`` is not callable.
-        """
-        _check_hook("register_backward_pre_hook", hook_fn)
-        handle = HookHandle(self._backward_pre_hook)
-        self._add_hook(self._backward_pre_hook, handle.handle_id, hook_fn, False)
-        return handle
-
-    def register_backward_hook(self, hook_fn: Callable) -> HookHandle:
-        """Call ``hook_fn(cell, grad_input, grad_output)`` with the gradients of this cell's inputs.
-
-        Both are tuples; a non-None return (same length as ``grad_input``) replaces ``grad_input``.
-
-        Raises:
-            TypeError: when ``hook_fn`` is not callable.
-        """
-        _check_hook("register_backward_hook", hook_fn)
-        handle = HookHandle(self._backward_hook)
-        self._add_hook(self._backward_hook, handle.handle_id, hook_fn, False)
-        return handle
-
-    def register_parameter_forward_hook(self, hook: Any) -> None:
-        """Register hooks applied to parameters when read in construct (compatibility: stored only)."""
-        self._parameter_forward_hooks.append(hook)
-
-    def register_saved_tensors_hooks(self, pack_hook: Callable, unpack_hook: Callable) -> None:
-        """Accepted for compatibility: TensorFlow does not expose saved-tensor hooks."""
-        _warn_once("Cell.register_saved_tensors_hooks")
-
-    @staticmethod
-    def _add_hook(hooks: OrderedDict, hid: int, fn: Callable, prepend: bool) -> None:
-        hooks[hid] = fn
-        if prepend:
-            hooks.move_to_end(hid, last=False)
-        _state.bump()
-
-    def _run_forward_pre_hook(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
-        for hid, fn in list(self._forward_pre_hook.items()):
-            if hid in self._forward_pre_hook_with_kwargs:
-                res = fn(self, args, kwargs)
-                if res is not None:
-                    if not (isinstance(res, tuple) and len(res) == 2):
-                        raise RuntimeError("forward pre hook with kwargs must return None or a tuple of (new_args, "
-                                           f"new_kwargs), but got {res}")
-                    args, kwargs = res
-            else:
-                res = fn(self, args)
-                if res is not None:
-                    args = res if isinstance(res, tuple) else (res,)
-        return args, kwargs
-
-    def _run_forward_hook(self, args: tuple, kwargs: dict, output: Any, called: set) -> Any:
-        for hid, fn in list(self._forward_hook.items()):
-            if hid in self._forward_hook_always_called:
-                called.add(hid)
-            if hid in self._forward_hook_with_kwargs:
-                res = fn(self, args, kwargs, output)
-            else:
-                res = fn(self, args, output)
-            if res is not None:
-                output = res
-        return output
-
-    def _run_always_called_hooks(self, args: tuple, kwargs: dict, output: Any, called: set) -> None:
-        for hid, fn in list(self._forward_hook.items()):
-            if hid not in self._forward_hook_always_called or hid in called:
-                continue
-            try:
-                res = fn(self, args, kwargs, output) if hid in self._forward_hook_with_kwargs else fn(self, args,
-                                                                                                      output)
-                if res is not None:
-                    output = res
-            except Exception as e:  # noqa: BLE001 (the forward error is re-raised by the caller)
-                warnings.warn("cell forward hook with ``always_call=True`` raised an exception that was silenced "
-                              f"because another error was already raised in forward: {e}")
-
-    def _run_backward_pre_hook(self, grad_output: tuple) -> tuple:
-        for fn in list(self._backward_pre_hook.values()):
-            res = fn(self, grad_output)
-            if res is not None:
-                res = res if isinstance(res, tuple) else (res,)
-                if len(res) != len(grad_output):
-                    raise TypeError(f"The backward pre hook return value size is {len(res)} not equal to expect "
-                                    f"output size {len(grad_output)}")
-                grad_output = res
-        return grad_output
-
-    def _run_backward_hook(self, grad_input: tuple, grad_output: tuple) -> tuple:
-        for fn in list(self._backward_hook.values()):
-            res = fn(self, grad_input, grad_output)
-            if res is not None:
-                res = res if isinstance(res, tuple) else (res,)
-                if len(res) != len(grad_input):
-                    raise TypeError(f"The backward hook return value size is {len(res)} not equal to expect grad "
-                                    f"input size {len(grad_input)}")
-                grad_input = res
-        return grad_input
-
-    # -------------------------------------------------------------- recompute
-    def recompute(self, *, use_reentrant: bool = True, output_recompute: bool = False, early_stop: bool = True,
-                  context_fn: Any = None, **kwargs: Any) -> None:
-        """Recompute this cell's activations in the backward pass instead of keeping them (``tf.recompute_grad``).
-
-        It can be configured once per tree: a later call on this cell or a descendant is ignored.
-
-        Args:
-            use_reentrant: accepted for compatibility.
-            output_recompute: recorded as the ``output_recompute`` flag.
-            early_stop: accepted for compatibility.
-            context_fn: accepted for compatibility.
-            **kwargs: ``mp_comm_recompute``, ``parallel_optimizer_comm_recompute`` (bools) and
-                ``recompute_slice_activation`` (parallel options, no effect on TensorFlow).
-
-        Raises:
-            ValueError: for an unknown keyword.
-            TypeError: when a bool option is not a bool.
-        """
-        for key, value in kwargs.items():
-            if key not in _RECOMPUTE_KWARGS:
-                raise ValueError(f"For 'recompute', keyword '{key}' is not recognized! the key kwargs must be "
-                                 "'mp_comm_recompute', 'parallel_optimizer_comm_recompute', "
-                                 "'recompute_slice_activation'")
-            if key != "recompute_slice_activation" and not isinstance(value, bool):
-                raise TypeError(f"For 'recompute', the '{key}' must be bool, but got {value!r}.")
-        if not isinstance(output_recompute, bool):
-            raise TypeError(f"For 'recompute', the 'output_recompute' must be bool, but got {output_recompute!r}.")
-        if self._has_config_recompute:
-            _logger.info("The recompute interface can be configured only once. When the parent cell is configured, "
-                         "the child cell should not be configured")
-            return
-        self.__dict__["_recompute_cell"] = {"output_recompute": output_recompute}
-        self.add_flags(output_recompute=output_recompute)
-        for _, cell in self.cells_and_names():
-            cell.__dict__["_has_config_recompute"] = True
-
-    def _run_recompute(self, args: tuple, kwargs: dict) -> Any:
-        flat = tf.nest.flatten((args, kwargs))
-        pos = [i for i, v in enumerate(flat) if _is_tensor(v)]
-        result: list = []
-
-        def body(*ts: tf.Tensor) -> list:
-            rebuilt = list(flat)
-            for i, t in zip(pos, ts):
-                rebuilt[i] = Tensor._from_tf(t)
-            call_args, call_kwargs = tf.nest.pack_sequence_as((args, kwargs), rebuilt)
-            out = _control_flow.call(self.construct, call_args, call_kwargs)
-            result[:] = [out]
-            return [tf.convert_to_tensor(o) for o in tf.nest.flatten(_unwrap_nest(out))]
-
-        outs = tf.recompute_grad(body)(*[tf.convert_to_tensor(_unwrap_nest(flat[i])) for i in pos])
-        return _wrap_nest(tf.nest.pack_sequence_as(_unwrap_nest(result[0]), list(outs)))
-
-    # ---------------------------------------------------------- state_dict
-    def get_extra_state(self) -> Any:
-        """Return extra state for :meth:`state_dict`; override together with :meth:`set_extra_state`.
-
-        Raises:
-            RuntimeError: when not overridden.
-        """
-        raise RuntimeError("Reached a code path in Cell.get_extra_state() that should never be called.")
-
-    def set_extra_state(self, state: Any) -> None:
-        """Restore extra state from :meth:`load_state_dict`; override together with :meth:`get_extra_state`.
-
-        Raises:
-            RuntimeError: when not overridden.
-        """
-        raise RuntimeError("Reached a code path in Cell.set_extra_state() that should never be called.")
-
-    def register_state_dict_pre_hook(self, hook: Callable) -> HookHandle:
-        """Call ``hook(cell, prefix, keep_vars)`` before :meth:`state_dict` collects this cell."""
-        _check_hook("register_state_dict_pre_hook", hook)
-        handle = HookHandle(self._state_dict_pre_hooks)
-        self._state_dict_pre_hooks[handle.handle_id] = hook
-        return handle
-
-    def register_state_dict_post_hook(self, hook: Callable) -> HookHandle:
-        """Call ``hook(cell, state_dict, prefix, local_metadata)`` after this cell's entries are collected."""
-        _check_hook("register_state_dict_post_hook", hook)
-        handle = HookHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.handle_id] = hook
-        return handle
-
-    def register_load_state_dict_pre_hook(self, hook: Callable) -> HookHandle:
-        """Call ``hook(cell, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-        error_msgs)`` before this cell's entries are loaded; it may edit ``state_dict`` in place."""
-        _check_hook("register_load_state_dict_pre_hook", hook)
-        handle = HookHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.handle_id] = hook
-        return handle
-
-    def register_load_state_dict_post_hook(self, hook: Callable) -> HookHandle:
-        """Call ``hook(cell, incompatible_keys)`` after this cell's sub-tree is loaded; it may edit the key lists."""
-        _check_hook("register_load_state_dict_post_hook", hook)
-        handle = HookHandle(self._load_state_dict_post_hooks)
-        self._load_state_dict_post_hooks[handle.handle_id] = hook
-        return handle
-
-    def _has_extra_state(self) -> bool:
-        return type(self).get_extra_state is not Cell.get_extra_state
-
-    def _local_state(self) -> "OrderedDict[str, Tensor]":
-        """This cell's own persistent state: parameters, then persistent buffers."""
-        state = OrderedDict((k, v) for k, v in self._params.items() if v is not None)
-        state.update((k, v) for k, v in self._buffers.items()
-                     if v is not None and k not in self._non_persistent_buffers_set)
-        return state
-
-    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
-        """Put this cell's own state (not its descendants') into ``destination``; subclasses may override."""
-        for name, value in self._local_state().items():
-            destination[prefix + name] = value
-        if self._has_extra_state():
-            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
-
-    def state_dict(self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False) -> Any:
-        """Return an OrderedDict of attribute path to Parameter / persistent buffer (not checkpoint names).
-
-        Args:
-            *args: ``destination, prefix, keep_vars`` positionally (deprecated).
-            destination: a dict to fill (a new OrderedDict by default).
-            prefix: prepended to every key.
-            keep_vars: accepted for compatibility (values are the Parameter objects).
-
-        Raises:
-            TypeError: when ``destination`` is not a dict, ``prefix`` not a str or ``keep_vars`` not a bool.
-
-        Example:
-            >>> list(model.state_dict())
-            ['param_a', 'buffer_a']
-        """
-        if args:
-            warnings.warn("Positional args are being deprecated, use kwargs instead.", FutureWarning, stacklevel=2)
-            destination = args[0] if destination is None else destination
-            prefix = args[1] if len(args) > 1 and prefix == "" else prefix
-            keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
-        if destination is not None and not isinstance(destination, dict):
-            raise TypeError(f"For 'state_dict', the type of destination must be OrderedDict, but got "
-                            f"{type(destination)}.")
-        if not isinstance(prefix, str):
-            raise TypeError(f"For 'state_dict', the type of prefix must be string, but got {type(prefix)}.")
-        if not isinstance(keep_vars, bool):
-            raise TypeError(f"For 'state_dict', the type of keep_vars must be bool, but got {type(keep_vars)}.")
-        if destination is None:
-            destination = OrderedDict()
-            destination._metadata = OrderedDict()
-        local_metadata: dict = {}
-        if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = local_metadata
-        for hook in list(self._state_dict_pre_hooks.values()):
-            hook(self, prefix, keep_vars)
-        self._save_to_state_dict(destination, prefix, keep_vars)
-        for name, cell in self._cells.items():
-            if cell is not None:
-                cell.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
-        for hook in list(self._state_dict_hooks.values()):
-            if hook(self, destination, prefix, local_metadata) is not None:
-                raise RuntimeError("state_dict post-hook must return None")
-        return destination
-
-    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict, strict: bool,
-                              missing_keys: list, unexpected_keys: list, error_msgs: list) -> None:
-        """Copy this cell's own entries of ``state_dict`` (keys under ``prefix``) into its state.
-
-        :meth:`load_state_dict` always passes ``strict=True`` here, so the key lists are complete
-        (as in MindSpore); it decides afterwards whether they are errors. Subclasses may override.
-        """
-        for hook in list(self._load_state_dict_pre_hooks.values()):
-            hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
-        local_state = self._local_state()
-        for name, target in local_state.items():
-            key = prefix + name
-            if key not in state_dict:
-                if strict:
-                    missing_keys.append(key)
-                continue
-            value = state_dict[key]
-            if not isinstance(value, Tensor):
-                error_msgs.append(f'While copying the parameter named "{key}", expected Tensor or Tensor-like object '
-                                  f"from checkpoint but received {type(value)}")
-            elif tuple(value.shape) != tuple(target.shape):
-                error_msgs.append(f"size mismatch for {key}: copying a param with shape {tuple(value.shape)} from "
-                                  f"checkpoint, the shape in current model is {tuple(target.shape)}.")
-            else:
-                target._set_value(_as_tf(value, target._var.dtype))
-        extra_key = prefix + _EXTRA_STATE_KEY_SUFFIX
-        if type(self).set_extra_state is not Cell.set_extra_state:
-            if extra_key in state_dict:
-                self.set_extra_state(state_dict[extra_key])
-            elif strict:
-                missing_keys.append(extra_key)
-        elif strict and extra_key in state_dict:
-            unexpected_keys.append(extra_key)
-        for key in state_dict if strict else ():
-            if key.startswith(prefix) and key != extra_key:
-                head, dot, _ = key[len(prefix):].partition(".")
-                if (dot and head not in self._cells) or (not dot and head not in local_state):
-                    unexpected_keys.append(key)
-
-    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True) -> _IncompatibleKeys:
-        """Copy values from ``state_dict`` (keyed as :meth:`state_dict`) into parameters and buffers.
-
-        Args:
-            state_dict: keys are attribute paths, values Tensors.
-            strict: raise when keys are missing or unexpected.
-
-        Returns:
-            ``_IncompatibleKeys(missing_keys, unexpected_keys)``; its repr is
-            ``<All keys matched successfully>`` when both are empty.
-
-        Raises:
-            TypeError: when ``state_dict`` is not a Mapping.
-            RuntimeError: with ``strict`` when keys are missing or unexpected, and always for a
-                value that is not a Tensor or has another shape.
-        """
-        if not isinstance(state_dict, Mapping):
-            raise TypeError(f"For 'load_state_dict', expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing: list = []
-        unexpected: list = []
-        errors: list = []
-        metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)
-
-        def load(cell: Cell, local: dict, prefix: str = "") -> None:
-            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
-            cell._load_from_state_dict(local, prefix, local_metadata, True, missing, unexpected, errors)
-            for name, child in cell._cells.items():
-                if child is not None:
-                    child_prefix = prefix + name + "."
-                    load(child, {k: v for k, v in local.items() if k.startswith(child_prefix)}, child_prefix)
-            keys = _IncompatibleKeys(missing, unexpected)
-            for hook in list(cell._load_state_dict_post_hooks.values()):
-                if hook(cell, keys) is not None:
-                    raise RuntimeError("Hooks registered with ``register_load_state_dict_post_hook`` are not expected "
-                                       "to return new values, if incompatible_keys need to be modified, it should be "
-                                       "done inplace.")
-
-        load(self, state_dict)
-        if strict:
-            if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected)
-                              + ". ")
-            if missing:
-                errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
-        if errors:
-            raise RuntimeError(f"Error(s) in loading state_dict for {self.__class__.__name__}:\n\t"
-                               + "\n\t".join(errors))
-        return _IncompatibleKeys(missing, unexpected)
-
-    # ------------------------------------------------------------------ apply
-    def apply(self, fn: Callable[["Cell"], Any]) -> "Cell":
-        """Call ``fn`` on every descendant (children first, through :meth:`cells`) and on self; returns self."""
-        for cell in self.cells():
-            cell.apply(fn)
-        fn(self)
         return self
 
     # --------------------------------------------------------------- printing
@@ -1449,137 +602,31 @@ class Cell(tf.Module):
             return self._run_recompute(args, kwargs)
         return _control_flow.call(self.construct, args, kwargs)
 
-    # ----------------------------------------------------- compiled execution
-    def set_inputs(self, *inputs: Any, **kwargs: Any) -> None:
-        """Fix the input signature of the compiled construct; ``None`` (or -1) dims are dynamic.
-
-        Inputs with a new size along a dynamic dim reuse the compiled graph instead of tracing again.
-
-        Args:
-            *inputs: one Tensor per construct input (full mode), usually
-                ``Tensor(shape=[None, 3], dtype=mstype.float32)``.
-            **kwargs: Tensors for some construct inputs, by name (incremental mode); the others
-                take the shapes of the actual inputs.
-
-        Raises:
-            ValueError: when both ``inputs`` and ``kwargs`` are given.
-            TypeError: when an input is not a Tensor, or (GRAPH_MODE) their number does not fit
-                ``construct``.
-
-        Example:
-            >>> net.set_inputs(Tensor(shape=[None, 3], dtype=mstype.float32))
-        """
-        if inputs and kwargs:
-            raise ValueError(f"For Cell, set_inputs should only set inputs or kwargs(inputs: {inputs}, kwargs: "
-                             f"{kwargs})!")
-        if kwargs:
-            names = list(inspect.signature(self.construct).parameters)
-            for name, value in kwargs.items():
-                if name not in names:
-                    raise TypeError(f"For 'set_inputs', '{name}' is not an input of {self.cls_name}.construct "
-                                    f"{tuple(names)}.")
-                _input_spec(value)
-            self.__dict__["_dynamic_shape_inputs"] = dict(kwargs)
-            self.__dict__["_input_specs"] = None
-        else:
-            specs = tuple(_input_spec(t) for t in inputs)
-            if _context._mode() == _context.GRAPH_MODE:
-                self._check_construct_args(len(inputs))
-            self.__dict__["_dynamic_shape_inputs"] = tuple(inputs)
-            self.__dict__["_input_specs"] = specs
-        _state.bump()
-
-    def get_inputs(self) -> tuple | dict | None:
-        """The inputs given to :meth:`set_inputs` (a dict in incremental mode), or None."""
-        return self._dynamic_shape_inputs
-
-    def _check_construct_args(self, n: int) -> None:
-        params = inspect.signature(self.construct).parameters.values()
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
-            return
-        required = sum(1 for p in params if p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty)
-        optional = sum(1 for p in params if p.kind == p.POSITIONAL_OR_KEYWORD and p.default is not p.empty)
-        if n < required or n > required + optional:
-            raise TypeError(f"For 'Cell', the function construct requires {required} positional argument and "
-                            f"{optional} default argument, total {required + optional}, but got {n}.")
-
-    def _signature(self, args: tuple) -> tuple | None:
-        """The input signature of a call with positional ``args`` (None without :meth:`set_inputs`)."""
-        dyn = self._dynamic_shape_inputs
-        if dyn is None:
-            return None
-        if isinstance(dyn, tuple):
-            return self._input_specs
-        names = [p.name for p in inspect.signature(self.construct).parameters.values()
-                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        return tuple(_input_spec(dyn[names[i]] if i < len(names) and names[i] in dyn else a)
-                     for i, a in enumerate(args))
-
-    def _graph_function(self, args: tuple, kwargs: dict) -> tuple[Any, tuple, dict]:
-        """The compiled construct for this call and the arguments to call it with."""
-        if self._dynamic_shape_inputs is not None and kwargs:
-            bound = inspect.signature(self.construct).bind(*args, **kwargs)
-            args, kwargs = bound.args, bound.kwargs
-        signature = self._signature(args)
-        if signature is not None and len(signature) != len(args):
-            raise TypeError(f"For '{self.cls_name}', set_inputs gave {len(signature)} inputs, but the call got "
-                            f"{len(args)}.")
-        return self._compiled_fn(signature), args, kwargs
-
-    def _cache_key(self) -> tuple:
-        ep = _state.epoch()
-        if self._key_epoch != ep:
-            flags = []
-            for _, c in self.cells_and_names():
-                flags.append((c.training, c._mixed_precision_type, c.__dict__.get("_amp_cell"),
-                              tuple(c._forward_pre_hook),
-                              tuple(c._forward_hook), tuple(c._backward_pre_hook), tuple(c._backward_hook),
-                              c._recompute_cell is not None))
-            key = (tuple(flags), _context._mode(), self._jit_compile(),
-                   tuple(id(p._var) for p in self.get_parameters()))
-            self.__dict__["_key"] = key
-            self.__dict__["_key_epoch"] = ep
-        return self._key
-
-    def _compiled_fn(self, signature: tuple | None = None) -> Any:
-        """The ``tf.function`` of construct for the current configuration and ``signature``."""
-        key = (self._cache_key(), signature)
-        fn = self._compiled.get(key)
-        if fn is None:
-            def traced(*args: Any, **kwargs: Any) -> Any:
-                with _state.entered():
-                    return _unwrap_nest(self._run(_wrap_args(args), _wrap_args(kwargs)))
-            fn = tf.function(traced, input_signature=signature, jit_compile=self._jit_compile(), autograph=False)
-            self._compiled[key] = fn
-        return fn
-
-    def compile(self, *args: Any, **kwargs: Any) -> Any:
-        """Trace the compiled construct for these inputs without running it.
-
-        Returns:
-            The ``tf.types.experimental.ConcreteFunction`` (its ``.graph`` is the TF graph).
-        """
-        self._self_check()
-        fn, args, kwargs = self._graph_function(args, kwargs)
-        return fn.get_concrete_function(*_unwrap_nest(args), **_unwrap_nest(kwargs))
-
-    def compile_and_run(self, *args: Any, **kwargs: Any) -> Any:
-        """Compile the cell (GRAPH_MODE semantics, whatever the mode) and run it on the inputs."""
-        self._self_check()
-        fn, args, kwargs = self._graph_function(args, kwargs)
-        return _wrap_nest(fn(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
-
 
 class GraphCell(Cell):
-    """A Cell running a loaded graph: wraps a callable (e.g. a SavedModel signature or ``tf.function``).
+    """A Cell running a loaded graph: wraps a callable (what ``load`` returns for a MindIR file, a
+    SavedModel signature, a ``tf.function``, ...).
+
+    A graph that is a ``tf.Module`` (``load``'s result is one) is saved with the cell by
+    ``tf.saved_model.save(cell, path)``, its weights included; when the graph is, or has as its
+    ``function`` attribute, a ``tf.function`` with an input signature, that function becomes the
+    SavedModel's ``serving_default`` signature.
 
     Args:
         graph: a callable taking and returning tensors.
-        params_init: accepted for compatibility.
+        params_init: ``{parameter name: Tensor}`` values that replace the graph's weights of those
+            names, for a graph with a ``parameters_dict()`` of variables (``load``'s result); other
+            graphs have no weights to replace and ignore it.
         obf_random_seed: accepted for compatibility.
 
     Raises:
-        TypeError: when ``graph`` is not callable.
+        TypeError: when ``graph`` is not callable, or ``params_init`` is not a dict.
+        ValueError: when ``params_init`` names a weight the graph does not have, or gives it another shape.
+
+    Example:
+        >>> net = nn.GraphCell(mindspore.load("net.mindir"))  # doctest: +SKIP
+        >>> net(Tensor(np.ones((1, 1, 32, 32), np.float32))).shape  # doctest: +SKIP
+        (1, 10)
     """
 
     def __init__(self, graph: Callable, params_init: Any = None, obf_random_seed: Any = None) -> None:
@@ -1587,6 +634,37 @@ class GraphCell(Cell):
         if not callable(graph):
             raise TypeError(f"For 'GraphCell', the 'graph' must be callable, but got {type(graph).__name__}.")
         self.graph = graph
+        if params_init is not None:
+            self._init_params(params_init)
+
+    def _init_params(self, params_init: Any) -> None:
+        validator.check_type(params_init, dict, "params_init", "GraphCell")
+        weights = getattr(self.graph, "parameters_dict", None)
+        if weights is None:
+            return
+        weights = weights()
+        for name, value in params_init.items():
+            if name not in weights:
+                raise ValueError(f"For 'GraphCell', the 'params_init' key {name!r} is not a parameter of the graph, "
+                                 f"whose parameters are {sorted(weights)}.")
+            var = weights[name]
+            new = _as_tf(value)
+            if new.shape != var.shape:
+                raise ValueError(f"For 'GraphCell', the 'params_init' value of {name!r} must have shape "
+                                 f"{tuple(var.shape.as_list())}, but got shape {tuple(new.shape.as_list())}.")
+            var.assign(tf.cast(new, var.dtype))
+
+    def _trackable_children(self, save_type: Any = "checkpoint", **kwargs: Any) -> dict:
+        children = super()._trackable_children(save_type, **kwargs)
+        graph = self.__dict__.get("graph")
+        if isinstance(graph, tf.Module):
+            children["graph"] = graph
+        if save_type == "savedmodel":
+            for fn in (graph, getattr(graph, "function", None)):
+                if getattr(fn, "input_signature", None) is not None and hasattr(fn, "get_concrete_function"):
+                    children["_default_save_signature"] = fn
+                    break
+        return children
 
     def construct(self, *inputs: Any) -> Any:
         return _wrap_nest(self.graph(*[_unwrap_nest(i) for i in inputs]))

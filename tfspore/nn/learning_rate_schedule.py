@@ -19,7 +19,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
+from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 
 __all__ = ["ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR", "PolynomialDecayLR",

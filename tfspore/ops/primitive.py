@@ -19,7 +19,7 @@ import functools
 import inspect
 from typing import Any, Callable
 
-from tfspore.common import _amp_scope
+from tfspore._internal import amp_scope as _amp_scope
 
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "prim_attr_register", "prim_arg_register",
            "constexpr", "_primexpr"]

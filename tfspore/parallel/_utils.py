@@ -32,10 +32,6 @@ def _get_device_num() -> int:
     return int(context.get_auto_parallel_context("device_num"))
 
 
-def _is_in_auto_parallel_mode() -> bool:
-    return _get_parallel_mode() in (context.ParallelMode.SEMI_AUTO_PARALLEL, context.ParallelMode.AUTO_PARALLEL)
-
-
 def _get_enable_parallel_optimizer() -> bool:
     return bool(context.get_auto_parallel_context("enable_parallel_optimizer"))
 

@@ -6,10 +6,16 @@ target is either the old complete file or the new complete file.
 
 Temporary names are ``<root>.tmp~<host>~<pid>~<rank>~<random>`` (``<root>`` is the target
 without its ``.ckpt`` / ``.safetensors`` extension, ``<host>`` an 8-digit hash of the host
-name): unique per process and rank. They are created with ``O_CREAT | O_EXCL | O_NOFOLLOW``,
-so a file or symlink already at that name is never followed, truncated, chmod-ed or deleted.
-Temporaries left by writers that died (same host, process no longer alive) are removed by the
-next write to that directory. A user's own ``<root>.tmp`` file is never touched.
+name, ``<rank>`` the process's rank in its job, as ``get_rank()`` reports it): unique per host,
+process and rank, so the ranks of a job saving into one folder (even to one name: the last
+rename wins, and every version is complete) never share a temporary. MindSpore 2.10 writes
+``<root>.tmp`` for every writer and warns "it is possible that multiple processes have
+simultaneously modified a file" when another rank's rename took it away.
+
+Temporaries are created with ``O_CREAT | O_EXCL | O_NOFOLLOW``, so a file or symlink already at
+that name is never followed, truncated, chmod-ed or deleted. Temporaries left by writers that
+died (same host, process no longer alive) are removed by the next write to that directory. A
+user's own ``<root>.tmp`` file is never touched.
 """
 from __future__ import annotations
 
@@ -23,6 +29,8 @@ import socket
 import stat
 from typing import BinaryIO, Iterator
 
+from tfspore._internal import rank_dirs
+
 _TMP_RE = re.compile(r"^(?P<root>.+)\.tmp~(?P<host>[0-9a-f]{8})~(?P<pid>\d+)~(?P<rank>\d+)~[0-9a-f]{8}$")
 
 
@@ -31,11 +39,8 @@ def _host_tag() -> str:
 
 
 def _rank() -> int:
-    for var in ("RANK_ID", "OMPI_COMM_WORLD_RANK", "MS_NODE_ID", "RANK"):
-        value = os.environ.get(var, "")
-        if value.isdigit():
-            return int(value)
-    return 0
+    """This process's rank in its job (:func:`tfspore._internal.rank_dirs.job_rank`), 0 when alone."""
+    return rank_dirs.job_rank()
 
 
 def tmp_root(path: str) -> str:

@@ -4,9 +4,9 @@ MindSpore's data sink sends the dataset to a device queue and runs ``sink_size``
 device per call. On TensorFlow the queue is a ``tf.data`` iterator over the dataset repeated
 as one continuous stream, and a sink is one ``tf.function`` that runs ``sink_size`` steps in a
 ``tf.while_loop`` (Keras's ``steps_per_execution``): in GRAPH_MODE one Python call per sink,
-in PYNATIVE_MODE one eager step per call. Under a multi-replica ``tf.distribute`` strategy the
-stream is the strategy's distributed dataset and each step runs through ``strategy.run``
-(float outputs averaged over the replicas, others taken from the first), inside the same loop.
+in PYNATIVE_MODE one eager step per call. Both run through the step engine
+(``tfspore/train/_engine.py``), which also distributes the stream over a multi-replica
+``tf.distribute`` strategy and runs each step through ``strategy.run``.
 
 Example:
     >>> # helper = DatasetHelper(ds_train, dataset_sink_mode=True, sink_size=100, epoch_num=10)
@@ -22,8 +22,9 @@ from typing import Any, Iterator
 import tensorflow as tf
 
 from tfspore import context as _context
-from tfspore.common.tensor import Tensor, _wrap_nest
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
+from tfspore.train import _engine
 
 __all__ = ["DatasetHelper", "connect_network_with_dataset"]
 
@@ -43,28 +44,6 @@ def _as_dataset(api: str, dataset: Any) -> Any:
 
 def _graph_sink() -> bool:
     return _context._mode() == _context.GRAPH_MODE
-
-
-def _strategy() -> tf.distribute.Strategy | None:
-    """The active ``tf.distribute`` strategy when it has more than one replica, else None."""
-    if tf.distribute.has_strategy():
-        strategy = tf.distribute.get_strategy()
-        if strategy.num_replicas_in_sync > 1:
-            return strategy
-    return None
-
-
-def _replicated_step(strategy: tf.distribute.Strategy, fn: Any, element: Any) -> Any:
-    """Run ``fn`` on every replica's part of ``element``; average float outputs, take the others from replica 0."""
-    element = element if isinstance(element, tuple) else (element,)
-    per_replica = strategy.run(fn, args=element)
-
-    def reduce(value: Any) -> Any:
-        first = strategy.experimental_local_results(value)[0]
-        if getattr(first, "dtype", tf.bool).is_floating:
-            return strategy.reduce(tf.distribute.ReduceOp.MEAN, value, axis=None)
-        return first
-    return tf.nest.map_structure(reduce, per_replica)
 
 
 class DatasetHelper:
@@ -111,15 +90,11 @@ class DatasetHelper:
     def _iterator(self) -> Any:
         """The continuous stream (the 'device queue'), created once and kept across epochs.
 
-        Under a multi-replica strategy it iterates the strategy's distributed dataset, each
-        global batch split over the replicas.
+        Under a multi-replica strategy it iterates the strategy's distributed dataset
+        (``_engine.pipeline``).
         """
         if self._stream is None:
-            stream = self._tf_dataset().repeat()
-            strategy = _strategy()
-            if strategy is not None:
-                stream = strategy.experimental_distribute_dataset(stream)
-            self._stream = iter(stream)
+            self._stream = iter(_engine.pipeline(self._tf_dataset().repeat()))
         return self._stream
 
     def get_data_info(self) -> tuple[list, list]:
@@ -171,80 +146,25 @@ class DatasetHelper:
             yield [Tensor._from_tf(t) for t in (element if isinstance(element, tuple) else (element,))]
 
 
-def _zero_outputs(compiled_step: Any, element_spec: Any) -> tuple | None:
-    """One step's output structure and zeros of its dtypes: the sink loop's initial carried values.
-
-    None when the outputs are not all tensors of plain dtypes; the loop then runs the first step
-    before the ``tf.while_loop`` to learn them.
-    """
-    spec = element_spec if isinstance(element_spec, tuple) else (element_spec,)
-    try:
-        outputs = compiled_step.get_concrete_function(*spec).structured_outputs
-        flat = tf.nest.flatten(outputs)
-        if not flat or not all(isinstance(t, tf.Tensor) for t in flat):
-            return None
-        zeros = [tf.zeros([d or 0 for d in t.shape.as_list()] if t.shape.rank is not None else [0], t.dtype)
-                 for t in flat]
-    except (TypeError, ValueError, tf.errors.OpError):
-        return None
-    return outputs, zeros
-
-
 class _DataSinkCell(Cell):
-    """A network fed from a DatasetHelper's stream; one call runs one sink."""
+    """A network fed from a DatasetHelper's stream; one call runs one sink through the step engine."""
 
     def __init__(self, network: Cell, helper: DatasetHelper) -> None:
         super().__init__(auto_prefix=False)
         self.network = network
         self.__dict__["_helper"] = helper
-        self.__dict__["_loops"] = {}
+        self.__dict__["_step_engine"] = _engine.StepEngine(network)
+        # the engine's traced sink loops, where SummaryCollector finds the graph a sink runs
+        self.__dict__["_loops"] = self._step_engine._loops
 
     def construct(self, *inputs: Any) -> Any:
         return self.network(*inputs)
 
-    def _loop_fn(self, steps: int, strategy: tf.distribute.Strategy | None) -> Any:
-        compiled_step = self.network._compiled_fn()
-        key = (steps, id(compiled_step), id(strategy))
-        fn = self._loops.get(key)
-        if fn is None:
-            def step(*element: Any) -> Any:
-                if strategy is not None:
-                    return _replicated_step(strategy, compiled_step, element)
-                return compiled_step(*element)
-
-            def loop(iterator: Any) -> Any:
-                template = None if strategy is not None else _zero_outputs(compiled_step, iterator.element_spec)
-                if template is None:
-                    first, start = step(*iterator.get_next()), 1
-                    flat = [tf.convert_to_tensor(t) for t in tf.nest.flatten(first)]
-                else:
-                    # the step appears once in the graph (half the graph to optimize on the first call)
-                    (first, flat), start = template, 0
-
-                def body(i: tf.Tensor, *carried: tf.Tensor) -> tuple:
-                    out = step(*iterator.get_next())
-                    return (i + 1,) + tuple(tf.convert_to_tensor(t) for t in tf.nest.flatten(out))
-
-                res = tf.while_loop(lambda i, *c: i < steps, body, (tf.constant(start),) + tuple(flat),
-                                    shape_invariants=(tf.TensorShape([]),) + tuple(
-                                        tf.TensorShape(None) for _ in flat))
-                return tf.nest.pack_sequence_as(first, list(res[1:]))
-            fn = tf.function(loop, autograph=False)
-            self._loops.clear()
-            self._loops[key] = fn
-        return fn
-
     def __call__(self, *inputs: Any) -> Any:
-        helper = self._helper
-        it = helper._iterator()
-        strategy = _strategy()
+        stream = self._helper._iterator()
         if _context._mode() == _context.GRAPH_MODE:
-            return _wrap_nest(self._loop_fn(helper.sink_size, strategy)(it))
-        element = next(it)
-        if strategy is not None:
-            return _wrap_nest(_replicated_step(strategy, self.network._compiled_fn(), element))
-        element = element if isinstance(element, tuple) else (element,)
-        return self.network(*[Tensor._from_tf(t) for t in element])
+            return self._step_engine.steps_on_iterator(stream, self._helper.sink_size)
+        return self._step_engine.step_on_data(_engine.as_batch(next(stream)))
 
 
 def connect_network_with_dataset(network: Cell, dataset_helper: DatasetHelper) -> Cell:

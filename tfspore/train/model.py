@@ -4,8 +4,9 @@ Model builds the networks as MindSpore does (``WithLossCell`` + ``TrainOneStepCe
 ``WithEvalCell``), feeds them from a ``tf.data`` pipeline, and calls the callbacks in
 MindSpore's order with MindSpore's ``cb_params``. In GRAPH_MODE each step runs one cached
 ``tf.function``; with ``dataset_sink_mode=True`` a sink of ``sink_size`` steps runs inside one
-``tf.function`` loop (``DatasetHelper``), and the step callbacks fire once per sink. Under a
-``tf.distribute`` strategy the step runs through ``strategy.run`` on the distributed dataset.
+``tf.function`` loop (``DatasetHelper``), and the step callbacks fire once per sink. The steps
+themselves run in the step engine (``tfspore/train/_engine.py``, through ``strategy.run`` of the
+active ``tf.distribute`` strategy); this module holds the public API and the callback protocol.
 
 Example:
     >>> # model = Model(net, loss_fn=loss, optimizer=opt, metrics={"acc"})
@@ -15,17 +16,17 @@ Example:
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
-import tensorflow as tf
 
 from tfspore import context as _context
 from tfspore._internal import runtime_check, validator
 from tfspore.context import ParallelMode  # noqa: F401  (MindSpore 1.x path: mindspore.train.model.ParallelMode)
-from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell, GraphCell
 from tfspore.nn.wrap.cell_wrapper import WithEvalCell, WithLossCell
+from tfspore.train import _engine
 from tfspore.train.dataset_helper import DatasetHelper, _as_dataset, connect_network_with_dataset
 
 __all__ = ["Model"]
@@ -147,12 +148,12 @@ class Model:
         self.batch_num = -1
         self._backbone_is_train = True
         self._build_epoch: int | None = None
-        self._fetching_steps: dict = {}  # element spec -> FetchingStep of the train network
+        self._engines: dict = {}  # id(network) -> its StepEngine
 
     # ------------------------------------------------------------ building
     @staticmethod
     def _get_metrics(metrics: Any) -> dict:
-        from tfspore.train.metrics import get_metrics
+        from tfspore.nn.metrics import get_metrics
         return get_metrics(metrics) or {}
 
     def _build_train_network(self) -> Cell:
@@ -195,48 +196,20 @@ class Model:
         return self._predict_network
 
     # ------------------------------------------------------------ helpers
+    def _engine_of(self, network: Cell) -> _engine.StepEngine:
+        """The step engine of ``network`` (kept across calls, so each step is traced once)."""
+        engine = self._engines.get(id(network))
+        if engine is None or engine.network is not network:
+            engine = self._engines[id(network)] = _engine.StepEngine(network)
+        return engine
+
     @staticmethod
-    def _strategy() -> tf.distribute.Strategy | None:
-        if tf.distribute.has_strategy():
-            s = tf.distribute.get_strategy()
-            if s.num_replicas_in_sync > 1:
-                return s
-        return None
-
-    def _run_step(self, network: Cell, element: list) -> Any:
-        """One non-sink step, through ``strategy.run`` under a multi-replica strategy."""
-        strategy = self._strategy()
-        if strategy is None:
-            return network(*element)
-        fn = network._compiled_fn()
-        per_replica = strategy.run(fn, args=tuple(_unwrap_nest(element)))
-        reduced = tf.nest.map_structure(
-            lambda v: strategy.reduce(tf.distribute.ReduceOp.MEAN, v, axis=None)
-            if getattr(strategy.experimental_local_results(v)[0], "dtype", tf.bool).is_floating
-            else strategy.experimental_local_results(v)[0], per_replica)
-        return _wrap_nest(reduced)
-
-    def _pipeline(self, dataset: Any) -> Any:
-        """``dataset``'s ``tf.data`` pipeline (distributed under a multi-replica strategy).
-
-        A training builds it once and iterates it again for each epoch, as MindSpore's
-        multi-epoch iterator runs the pipeline's next epoch (building it anew costs a graph and an
-        iterator set-up per epoch); each evaluation builds a fresh one that starts from its first
-        epoch, as MindSpore's one-epoch eval iterator.
-        """
-        tf_ds = dataset.to_tf_dataset()
-        strategy = self._strategy()
-        return tf_ds if strategy is None else strategy.experimental_distribute_dataset(tf_ds)
-
-    def _iterate(self, elements: Any) -> Iterable[list]:
-        """The elements of a pipeline (one epoch) or of an iterator (its remaining ones) as lists."""
-        if self._strategy() is not None:
-            for element in elements:
-                yield list(element) if isinstance(element, tuple) else [element]
-            return
-        from_tf = Tensor._from_tf
-        for element in elements:
-            yield [from_tf(t) for t in element] if isinstance(element, tuple) else [from_tf(element)]
+    def _steps_per_epoch(dataset: Any) -> int:
+        """The steps of one epoch of ``dataset``: its size, divided by the replicas under a strategy over
+        the local devices (each replica takes its own batch)."""
+        size = dataset.get_dataset_size()
+        n = _engine.elements_per_step()
+        return size // n if n > 1 and isinstance(size, int) and size > 0 else size
 
     def _check_network_mode(self, network: Cell, is_train: bool) -> Cell:
         """Switch the (shared) backbone between train and eval mode when the last switch was the other way.
@@ -260,13 +233,15 @@ class Model:
         cb = cbm._InternalCallbackParam()
         cb.train_network = self._train_network
         cb.epoch_num = epoch - initial_epoch
+        cb.initial_epoch = initial_epoch  # on_train_begin may move it on (Keras's BackupAndRestore restoring)
         cb.batch_num = batch_num
         cb.cur_step_num = 0
         cb.mode = "train"
         cb.loss_fn = self._loss_fn
         cb.optimizer = self._optimizer
         cb.parallel_mode = _context.get_auto_parallel_context("parallel_mode")
-        cb.device_number = self._strategy().num_replicas_in_sync if self._strategy() else 1
+        strategy = _engine.distributed_strategy()
+        cb.device_number = strategy.num_replicas_in_sync if strategy else 1
         cb.train_dataset = train_dataset
         cb.list_callback = callbacks
         cb.train_dataset_element = None
@@ -319,7 +294,7 @@ class Model:
             raise ValueError(f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got "
                              f"the parameter 'epoch' is {epoch}, 'initial_epoch' is {initial_epoch}.")
         dataset = _dataset_arg(api, "train_dataset", train_dataset)
-        size = dataset.get_dataset_size()
+        size = self._steps_per_epoch(dataset)
         if size == 0:
             raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
         if sink_size < -1 or sink_size == 0:
@@ -353,143 +328,104 @@ class Model:
         self._bind_dataset(dataset)
         self._train_network.set_train(True)
         self._backbone_is_train = True
-        batch_num = sink_size if sink_mode else dataset.get_dataset_size()
+        batch_num = sink_size if sink_mode else self._steps_per_epoch(dataset)
         cb = self._new_cb_params(epoch, initial_epoch, dataset, cb_list, batch_num)
         cbm = _callback_module()
         run_context = cbm.RunContext(cb)
         ckpt_cb = self._exception_checkpoint(raw_callbacks)
         with cbm._CallbackManager(cb_list) as callbacks:
             try:
-                if sink_mode:
-                    self._train_sink(epoch, dataset, callbacks, cb, run_context, sink_size, initial_epoch, valid)
-                else:
-                    self._train_loop(epoch, dataset, callbacks, cb, run_context, initial_epoch, valid)
+                self._train_epochs(epoch, dataset, callbacks, cb, run_context, sink_mode, sink_size, initial_epoch,
+                                   valid)
             except BaseException as e:
                 if ckpt_cb is not None and hasattr(ckpt_cb, "_save_breakpoint"):
                     ckpt_cb._save_breakpoint(cb)
                 runtime_check.raise_runtime_error(e)  # a failed index check in a compiled loop: RuntimeError
                 raise
 
-    def _end_epoch(self, dataset: Any, callbacks: Any, cb: Any, run_context: Any, valid: tuple | None) -> None:
-        if valid is not None and self._due(cb.cur_epoch_num, valid[1]):
-            self._validate_in_fit(cb, valid)
-        dataset.reset()
-        callbacks.on_train_epoch_end(run_context)
-        cb.pop("metrics", None)
-        cb.pop("eval_results", None)
+    def _epoch_steps(self, dataset: Any, callbacks: Any, cb: Any, sink_mode: bool, sink_size: int,
+                     epoch: int) -> tuple[Cell, Any, Any]:
+        """The network a training runs, its DatasetHelper (sink mode) and a function giving each epoch's steps.
 
-    def _train_loop(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, initial_epoch: int,
-                    valid: tuple | None) -> None:
-        cb.dataset_sink_mode = False
-        pipeline = self._pipeline(dataset)  # one per train call: its epochs are the training's epochs
-        fetching = self._fetching_step(pipeline, callbacks, cb.batch_num)
-        callbacks.on_train_begin(run_context)
-        for i in range(initial_epoch, epoch):
-            cb.cur_epoch_num = i + 1
-            self._current_epoch_num = i + 1
-            callbacks.on_train_epoch_begin(run_context)
-            if fetching is not None:
-                self._fetching_epoch(fetching, pipeline, callbacks, cb, run_context)
-            else:
-                for element in self._iterate(pipeline):
-                    if self._train_step(element, callbacks, cb, run_context):
-                        break
-            self._end_epoch(dataset, callbacks, cb, run_context, valid)
-            if run_context.get_stop_requested():
-                break
-        callbacks.on_train_end(run_context)
-
-    def _train_step(self, element: list, callbacks: Any, cb: Any, run_context: Any) -> bool:
-        """One non-sink step on a fetched element, with its callbacks; True when a stop was requested."""
-        self._check_element(element)
-        cb.cur_step_num += 1
-        self._current_step_num = cb.cur_step_num
-        cb.train_dataset_element = element
-        callbacks.on_train_step_begin(run_context)
-        self._check_network_mode(self._train_network, True)
-        outputs = self._run_step(self._train_network, element)
-        cb.net_outputs = outputs
-        self._update_loss_scale(outputs)
-        callbacks.on_train_step_end(run_context)
-        return run_context.get_stop_requested()
-
-    def _fetching_step(self, pipeline: Any, callbacks: Any, batch_num: Any) -> Any:
-        """A FetchingStep for this training, or None where the step must get its element eagerly.
-
-        The compiled step fetches its own batch in GRAPH_MODE, without a multi-replica strategy,
-        when the dataset knows its size and no callback can read the batch at step begin.
+        Sink mode runs the DatasetHelper's connected network; otherwise, in GRAPH_MODE with one
+        replica, the train network's step fetches its batch itself when it compiles that way, the
+        dataset knows its size and no callback reads the batch at step begin; else each batch is
+        fetched before its step. The pipeline is built once per training: each epoch iterates it
+        again, as MindSpore's multi-epoch iterator runs the next epoch.
         """
-        from tfspore.train import _fetch_step  # pylint: disable=import-outside-toplevel
-        if (_context._mode() != _context.GRAPH_MODE or self._strategy() is not None or not isinstance(batch_num, int)
-                or batch_num <= 0 or _fetch_step.step_begin_reads_batch(callbacks.callbacks)):
-            return None
-        spec = pipeline.element_spec
-        self._check_element(list(spec) if isinstance(spec, tuple) else [spec])
-        self._train_network._self_check()
-        self._check_network_mode(self._train_network, True)
-        fetching = self._fetching_steps.get(spec)
-        if fetching is None:  # kept across train calls: each compiled step is traced into one once
-            fetching = self._fetching_steps[spec] = _fetch_step.FetchingStep(self._train_network, spec)
-        return fetching if fetching.supported() else None
+        if sink_mode:
+            cb.sink_size = sink_size
+            cb.dataset_sink_mode = True
+            helper = getattr(self, "_sink_helper", None)
+            if helper is None or helper.dataset is not dataset or helper.sink_size != sink_size:
+                helper = DatasetHelper(dataset, dataset_sink_mode=True, sink_size=sink_size, epoch_num=epoch)
+                self._sink_helper = helper
+            net = connect_network_with_dataset(self._train_network, helper)
+            return net, helper, lambda: _engine.sink_steps(net, helper.loop_size(), len(helper))
+        cb.dataset_sink_mode = False
+        net = self._train_network
+        engine = self._engine_of(net)
+        distributed = _engine.pipeline(dataset.to_tf_dataset())
+        batch_num = cb.batch_num
+        if (engine.may_step_on_iterator() and isinstance(batch_num, int) and batch_num > 0
+                and not _engine.step_begin_reads_batch(callbacks.callbacks)):
+            spec = distributed.element_spec
+            self._check_element(list(spec) if isinstance(spec, tuple) else [spec])
+            net._self_check()
+            self._check_network_mode(net, True)
+            if engine.can_step_on_iterator(spec):
+                return net, None, lambda: _engine.iterator_steps(engine, distributed, batch_num)
+        return net, None, lambda: _engine.data_steps(engine, distributed)
 
-    def _fetching_epoch(self, fetching: Any, pipeline: Any, callbacks: Any, cb: Any, run_context: Any) -> None:
-        """One epoch of ``cb.batch_num`` steps that fetch their batches in the compiled call; batches
-        beyond that count (a dataset that said less than it has) take the eager path."""
-        iterator = iter(pipeline)
-        for _ in range(cb.batch_num):
-            cb.cur_step_num += 1
-            self._current_step_num = cb.cur_step_num
-            callbacks.on_train_step_begin(run_context)
-            self._check_network_mode(self._train_network, True)
-            result = fetching(iterator)
-            if result is None:  # fewer batches than the dataset's size said
-                cb.cur_step_num -= 1
-                self._current_step_num = cb.cur_step_num
-                return
-            cb.net_outputs, cb.train_dataset_element = result
-            self._update_loss_scale(cb.net_outputs)
-            callbacks.on_train_step_end(run_context)
-            if run_context.get_stop_requested():
-                return
-        for element in self._iterate(iterator):
-            if self._train_step(element, callbacks, cb, run_context):
-                return
+    def _train_epochs(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, sink_mode: bool,
+                      sink_size: int, initial_epoch: int, valid: tuple | None) -> None:
+        """The training's epochs and steps, with their callbacks in MindSpore's order.
 
-    def _train_sink(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, sink_size: int,
-                    initial_epoch: int, valid: tuple | None) -> None:
-        cb.sink_size = sink_size
-        cb.dataset_sink_mode = True
+        Without sink a stop request ends the epoch after the step; in sink mode it ends the
+        training at the epoch's end. Only the non-sink loop updates a loss-scale manager on the
+        host, as MindSpore.
+        """
+        net, helper, epoch_steps = self._epoch_steps(dataset, callbacks, cb, sink_mode, sink_size, epoch)
         callbacks.on_train_begin(run_context)
-        helper = getattr(self, "_sink_helper", None)
-        if helper is None or helper.dataset is not dataset or helper.sink_size != sink_size:
-            helper = DatasetHelper(dataset, dataset_sink_mode=True, sink_size=sink_size, epoch_num=epoch)
-            self._sink_helper = helper
-        net = connect_network_with_dataset(self._train_network, helper)
-        steps = helper.loop_size()
-        for i in range(initial_epoch, epoch):
+        for i in range(max(initial_epoch, cb.initial_epoch), epoch):
             cb.cur_epoch_num = i + 1
             self._current_epoch_num = i + 1
             callbacks.on_train_epoch_begin(run_context)
-            cb.train_network = net
-            cb.dataset_helper = helper
-            for inputs in helper:
-                cb.cur_step_num += steps
+            if helper is not None:
+                cb.train_network = net
+                cb.dataset_helper = helper
+            for step in epoch_steps():
+                if not sink_mode and step.batch is not None:
+                    self._check_element(step.batch)
+                cb.cur_step_num += step.count
                 self._current_step_num = cb.cur_step_num
-                cb.train_dataset_element = inputs
+                if step.batch is not None:
+                    cb.train_dataset_element = step.batch
                 callbacks.on_train_step_begin(run_context)
                 self._check_network_mode(net, True)
-                outputs = net(*inputs)
+                outputs = step.run()
+                if outputs is _engine.END:  # fewer batches than the dataset's size said
+                    cb.cur_step_num -= step.count
+                    self._current_step_num = cb.cur_step_num
+                    break
                 cb.net_outputs = outputs
-                # MindSpore updates a loss-scale manager on the host in the non-sink loop only.
+                cb.train_dataset_element = step.batch
+                if not sink_mode:
+                    self._update_loss_scale(outputs)
                 callbacks.on_train_step_end(run_context)
-            self._end_epoch_sink(callbacks, cb, run_context, valid)
+                if not sink_mode and run_context.get_stop_requested():
+                    break
+            self._end_epoch(dataset, callbacks, cb, run_context, valid, sink_mode)
             if run_context.get_stop_requested():
                 break
         callbacks.on_train_end(run_context)
 
-    def _end_epoch_sink(self, callbacks: Any, cb: Any, run_context: Any, valid: tuple | None) -> None:
+    def _end_epoch(self, dataset: Any, callbacks: Any, cb: Any, run_context: Any, valid: tuple | None,
+                   sink_mode: bool) -> None:
         if valid is not None and self._due(cb.cur_epoch_num, valid[1]):
             self._validate_in_fit(cb, valid)
+        if not sink_mode:
+            dataset.reset()
         callbacks.on_train_epoch_end(run_context)
         cb.pop("metrics", None)
         cb.pop("eval_results", None)
@@ -557,10 +493,10 @@ class Model:
         cb.eval_network = self._eval_network
         cb.valid_dataset = dataset
         cb.mode = "eval"
-        cb.batch_num = dataset.get_dataset_size()
+        cb.batch_num = self._steps_per_epoch(dataset)
         cb.cur_step_num = 0
         cbm = _callback_module()
-        self._eval_process(dataset, eval_cbs, cb, cbm.RunContext(cb), sink_mode, track_loss=True)
+        self._run_eval(dataset, eval_cbs, cb, cbm.RunContext(cb), track_loss=True)
         for k, v in saved.items():
             if k == "net_outputs" and not had_outputs:
                 cb.pop("net_outputs", None)
@@ -595,18 +531,24 @@ class Model:
         cb = cbm._InternalCallbackParam()
         cb.eval_network = self._eval_network
         cb.valid_dataset = dataset
-        cb.batch_num = dataset.get_dataset_size()
+        cb.batch_num = self._steps_per_epoch(dataset)
         cb.mode = "eval"
         cb.cur_step_num = 0
         cb.list_callback = cb_list
         cb.network = self._network
-        metrics, _ = self._eval_process(dataset, cb_list, cb, cbm.RunContext(cb), dataset_sink_mode)
+        metrics, _ = self._run_eval(dataset, cb_list, cb, cbm.RunContext(cb))
         return metrics
 
-    def _eval_process(self, dataset: Any, cb_list: list, cb: Any, run_context: Any, sink_mode: bool,
-                      track_loss: bool = False) -> tuple[dict, Any]:
+    def _run_eval(self, dataset: Any, cb_list: list, cb: Any, run_context: Any,
+                  track_loss: bool = False) -> tuple[dict, Any]:
+        """One evaluation epoch with its callbacks; each batch is fetched before its step (sink mode too).
+
+        Each evaluation builds a fresh pipeline that starts from its first epoch, as MindSpore's
+        one-epoch eval iterator.
+        """
         cbm = _callback_module()
         net = self._eval_network
+        engine = self._engine_of(net)
         net.set_train(False)
         self._backbone_is_train = False
         for m in self._metric_fns.values():
@@ -616,12 +558,12 @@ class Model:
             cb.dataset_sink_mode = False
             callbacks.on_eval_begin(run_context)
             callbacks.on_eval_epoch_begin(run_context)
-            for element in self._iterate(self._pipeline(dataset)):
+            for step in _engine.data_steps(engine, _engine.pipeline(dataset.to_tf_dataset())):
                 cb.cur_step_num += 1
-                cb.eval_dataset_element = element
+                cb.eval_dataset_element = step.batch
                 callbacks.on_eval_step_begin(run_context)
                 self._check_network_mode(net, False)
-                outputs = self._run_step(net, element)
+                outputs = step.run()
                 cb.net_outputs = outputs
                 callbacks.on_eval_step_end(run_context)
                 self._update_metrics(outputs)
@@ -679,7 +621,7 @@ class Model:
             _check_predict_item(item)
         net = self._check_network_mode(self._predict_network, False)
         net.set_grad(False)
-        return net(*predict_data)
+        return self._engine_of(net).step_on_data(predict_data)
 
     # -------------------------------------------------------------- build
     def build(self, train_dataset: Any = None, valid_dataset: Any = None, sink_size: int = -1, epoch: int = 1,
@@ -698,23 +640,16 @@ class Model:
         if train_dataset is not None:
             dataset = _as_dataset("Model.build", train_dataset)
             self._train_network.set_train(True)
-            self._compile_for(self._train_network, dataset)
+            self._engine_of(self._train_network).compile(dataset.to_tf_dataset().element_spec)
         if valid_dataset is not None:
             self._eval_network.set_train(False)
-            self._compile_for(self._eval_network, _as_dataset("Model.build", valid_dataset))
+            self._engine_of(self._eval_network).compile(
+                _as_dataset("Model.build", valid_dataset).to_tf_dataset().element_spec)
         self._build_epoch = epoch
-
-    @staticmethod
-    def _compile_for(network: Cell, dataset: Any) -> None:
-        if _context._mode() != _context.GRAPH_MODE:
-            return
-        spec = dataset.to_tf_dataset().element_spec
-        spec = spec if isinstance(spec, tuple) else (spec,)
-        network._compiled_fn().get_concrete_function(*spec)
 
     # ------------------------------------------------------------ layouts
     def _layout(self, api: str, network: Cell) -> dict:
-        strategy = self._strategy()
+        strategy = _engine.distributed_strategy()
         mode = _context.get_auto_parallel_context("parallel_mode")
         if strategy is None and mode not in (_context.ParallelMode.SEMI_AUTO_PARALLEL,
                                              _context.ParallelMode.AUTO_PARALLEL):

@@ -36,12 +36,12 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from tfspore._internal import validator
+from tfspore._internal.proto.checkpoint_pb2 import Checkpoint
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.train import _atomic, _crypto, _safe_read
-from tfspore.train._checkpoint_pb2 import Checkpoint
 
 from tfspore.train._export import export, load
 from tfspore import context  # noqa: F401,E402  (scripts import it from this path)

@@ -27,6 +27,7 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from tfspore._internal import validator
+from tfspore.common import seed as _global_seed_module
 
 __all__ = ["set_seed", "get_seed", "set_prefetch_size", "get_prefetch_size", "set_num_parallel_workers",
            "get_num_parallel_workers", "set_numa_enable", "get_numa_enable", "set_monitor_sampling_interval",
@@ -101,6 +102,9 @@ def set_seed(seed: int) -> None:
     _state["seed_snapshot"] = _global_seed.get_seed()
     random.seed(seed)
     np.random.seed(seed)
+
+
+_global_seed_module.add_set_seed_hook(set_seed)  # as MindSpore, tfspore.set_seed seeds the pipeline too
 
 
 def get_seed() -> int:

@@ -5,9 +5,15 @@ batch-level suffix: the suffix is the longest tail of transforms that implement
 ``_apply_batch`` (``TensorOperation._batch_ok``) and whose per-row inputs have static shapes
 (known by tracing the chain once in a scratch graph). The rows then go through the prefixes,
 are batched, and the suffixes run once per batch: a few large ops instead of many small ones per
-row. When every transform of the chain works at batch level and the source holds its rows in
-memory (``MappableSource._gathers_batches``), whole batches are gathered from the source and no
-work runs per row at all.
+row. Rows of different lengths made inside the batch-level part (a tokenizer's tokens) travel
+as ragged batches to the transforms that take them (``TensorOperation._ragged_batch_ok``: Lookup,
+PadEnd), as long as the chain ends in rows of static shapes: a sentence batch is tokenized,
+looked up and padded with a few ops per batch. When every transform of the chain works at batch
+level and the source holds its rows in memory (``MappableSource._gathers_batches``), whole
+batches are gathered from the source and no work runs per row at all. Neighbouring batch-level
+transforms whose numbers do not change under XLA (``TensorOperation._batch_xla_ok``: crops,
+flips, integer resizes, Normalize, HWC2CHW) run as one XLA-compiled function: a few fused loops
+over the batch instead of one pass per op.
 
 The result equals the per-row pipeline row for row for deterministic transforms. Random
 transforms in a batch-level suffix draw their numbers per batch (one seed per batch, from the
@@ -17,7 +23,7 @@ the same distribution (``docs/differences.md``).
 from __future__ import annotations
 
 import copy
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
@@ -46,13 +52,20 @@ def _tf_only(node: Dataset) -> bool:
     return bool(getattr(node, "_is_transform_map", lambda: False)())
 
 
-def _splits(chain: List[Dataset], spec: Tuple[tf.TensorSpec, ...]) -> Optional[List[int]]:
+def _splits(chain: List[Dataset], spec: Tuple[tf.TensorSpec, ...], ragged: bool = True,
+            xla: Optional[List[List[bool]]] = None) -> Optional[List[int]]:
     """Per map, the index of its first batch-level transform (len(ops): none), or None if unusable.
 
     The chain is traced once on one row of `spec` (a throwaway tf.function) to learn the static
-    shape of every transform's input.
+    shape of every transform's input. With `ragged`, transforms whose rows are 1-D of unknown
+    length may run at batch level on ragged batches (``TensorOperation._ragged_batch_ok``) when
+    a transform before them in the batch-level part made those rows and the chain ends in rows of
+    static shapes; otherwise (or when it does not end so) only static rows are used. `xla`, when
+    given, receives per map and operation whether its batch form may be compiled with XLA
+    (``TensorOperation._batch_xla_ok``).
     """
     found: List[Optional[List[int]]] = [None]
+    compiled: List[List[bool]] = []
 
     def trace(*cols):
         cols = list(cols)
@@ -63,17 +76,28 @@ def _splits(chain: List[Dataset], spec: Tuple[tf.TensorSpec, ...]) -> Optional[L
             names = node.children[0].column_names
             in_idx = [names.index(c) for c in node.input_columns]
             values = [cols[i] for i in in_idx]
-            ok = []
+            ok, fixed, fast = [], [], []
             for op in node.operations:
-                static = all(v.shape.is_fully_defined() for v in values)
-                can = static and op._batch_ok([v.shape for v in values], [v.dtype for v in values])
+                shapes, dtypes = [v.shape for v in values], [v.dtype for v in values]
+                static = all(shape.is_fully_defined() for shape in shapes)
+                if static:
+                    can = op._batch_ok(shapes, dtypes)
+                else:
+                    can = ragged and op._ragged_batch_ok(shapes, dtypes)
+                fast.append(bool(can) and static and bool(op._batch_xla_ok(shapes, dtypes)))
                 out = op._tf_apply(*values, seed=seed) if getattr(op, "_tf_random", False) else op._tf_apply(*values)
                 out = [tf.convert_to_tensor(t) for t in _as_tuple(out)]
                 ok.append(bool(can) and len(out) == len(values))
+                fixed.append(static)
                 values = out
             k = len(ok)
             while k > 0 and ok[k - 1]:
                 k -= 1
+            # The batch-level part starts on rows of static shapes (they are what gets batched),
+            # unless its inputs are batch-level values of an earlier map already.
+            carried = set(in_idx) <= batched_cols
+            while k < len(ok) and not fixed[k] and not (k == 0 and carried):
+                k += 1
             if len(node.input_columns) != len(node.output_columns) or len(values) != len(node.output_columns):
                 k = len(ok)
                 if batched_cols:
@@ -85,11 +109,43 @@ def _splits(chain: List[Dataset], spec: Tuple[tf.TensorSpec, ...]) -> Optional[L
             for i, value in zip(in_idx, values):
                 cols[i] = value
             splits.append(k)
-        found[0] = splits
+            compiled.append(fast)
+        if all(cols[i].shape.is_fully_defined() for i in batched_cols):  # the batches come out dense
+            found[0] = splits
         return cols
 
     tf.function(trace, autograph=False).get_concrete_function(*spec)
+    if found[0] is None and ragged:
+        return _splits(chain, spec, ragged=False, xla=xla)
+    if xla is not None and found[0] is not None:
+        xla[:] = compiled
     return found[0]
+
+
+def _runs(ops: list, fast: List[bool]) -> List[Tuple[bool, list]]:
+    """Consecutive operations grouped into (compile with XLA?, operations) runs."""
+    runs: List[Tuple[bool, list]] = []
+    for op, flag in zip(ops, fast):
+        if runs and runs[-1][0] == flag:
+            runs[-1][1].append(op)
+        else:
+            runs.append((flag, [op]))
+    return runs
+
+
+def _apply_ops(ops: list, values: list, seeds: list) -> list:
+    """`ops`' batch forms in order; `seeds` holds one ``[2]`` seed per random operation."""
+    seeds = list(seeds)
+    for op in ops:
+        seed = seeds.pop(0) if getattr(op, "_tf_random", False) else None
+        values = list(_as_tuple(op._tf_apply_batch(*values, seed=seed)))  # pylint: disable=protected-access
+    return values
+
+
+def _compiled(ops: list) -> Callable:
+    """`ops`' batch forms as one function compiled with XLA (the numbers of :func:`_apply_ops`)."""
+    return tf.function(lambda values, seeds: _apply_ops(ops, list(values), list(seeds)), jit_compile=True,
+                       autograph=False)
 
 
 def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Optional[tf.data.Dataset]:
@@ -114,8 +170,9 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
     base = node
     spec = base._build_for(probe=True).element_spec
     spec = spec if isinstance(spec, tuple) else (spec,)
+    xla: List[List[bool]] = []
     try:
-        splits = _splits(chain, spec)
+        splits = _splits(chain, spec, xla=xla)
     except Exception:  # pylint: disable=broad-except
         splits = None  # the per-row pipeline reports what is wrong
     if splits is None or all(k == len(m.operations) for m, k in zip(chain, splits)):
@@ -138,24 +195,26 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
             lower = part
         data = lower._build_fused().batch(batch_size, drop_remainder=drop_remainder, num_parallel_calls=AUTOTUNE,
                                           deterministic=True)
-    stages = []
-    for m, k in zip(chain, splits):
+    stages = []  # per map with a batch-level part: its input positions and its runs of operations
+    for m, k, fast in zip(chain, splits, xla):
         if k < len(m.operations):
             names = m.children[0].column_names
-            stages.append(([names.index(c) for c in m.input_columns], m.operations[k:]))
-    random = any(getattr(op, "_tf_random", False) for _, ops in stages for op in ops)
+            runs = [(_compiled(ops) if flag else None, ops) for flag, ops in _runs(m.operations[k:], fast[k:])]
+            stages.append(([names.index(c) for c in m.input_columns], runs))
+    random = any(getattr(op, "_tf_random", False) for _, runs in stages for _, ops in runs for op in ops)
 
     def apply(row: tuple, rnd: Optional[tf.Tensor]) -> tuple:
         row = list(row)
         count = 0
-        for idx, ops in stages:
+        for idx, runs in stages:
             values = [row[i] for i in idx]
-            for op in ops:
-                seed = None
-                if getattr(op, "_tf_random", False):
-                    count += 1
-                    seed = tf.stack([rnd, const + count])
-                values = list(_as_tuple(op._tf_apply_batch(*values, seed=seed)))  # pylint: disable=protected-access
+            for fn, ops in runs:
+                seeds = []
+                for op in ops:
+                    if getattr(op, "_tf_random", False):
+                        count += 1
+                        seeds.append(tf.stack([rnd, const + count]))
+                values = list(fn(values, seeds)) if fn is not None else _apply_ops(ops, values, seeds)
             for i, value in zip(idx, values):
                 row[i] = value
         return tuple(row)

@@ -3,7 +3,9 @@ concat, filter, split, flat_map.
 
 Each node builds its tf.data stage on top of its child's pipeline. TF transforms (objects with
 ``_tf_apply``) and ``tf.function``s run as TF ops inside parallel, order-preserving tf.data maps;
-Python callables run through :mod:`tfspore.dataset.engine._python_ops`.
+Python callables run through :mod:`tfspore.dataset.engine._python_ops`. The node classes are
+registered with :mod:`.datasets` at the end of this module (``register_operations``), whose
+``Dataset`` methods create them; that module does not import this one.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from tfspore.dataset.engine._batched_map import build_batched
 from tfspore.dataset.engine._columns import check_known_columns
 from tfspore.dataset.engine import samplers as _samplers
 from tfspore.dataset.engine.datasets import (AUTOTUNE, BatchInfo, Dataset, MappableSource, _as_tuple,
-                                             _context)
+                                             _context, register_operations)
 
 _KNOWN_MAP_KWARGS = {"python_multiprocessing", "max_rowsize", "cache", "callbacks", "offload", "column_order"}
 
@@ -813,3 +815,10 @@ class _PassThrough(Dataset):
 
     def _build(self) -> tf.data.Dataset:
         return self.children[0]._build()
+
+
+register_operations(MapDataset=MapDataset, BatchDataset=BatchDataset, ShuffleDataset=ShuffleDataset,
+                    RepeatDataset=RepeatDataset, TakeDataset=TakeDataset, SkipDataset=SkipDataset,
+                    ProjectDataset=ProjectDataset, RenameDataset=RenameDataset, ZipDataset=ZipDataset,
+                    ConcatDataset=ConcatDataset, FilterDataset=FilterDataset, FlatMapDataset=FlatMapDataset,
+                    split_dataset=split_dataset)

@@ -132,6 +132,33 @@ def next_op_seed() -> int:
     return _context().next_seed()
 
 
+# ------------------------------------------------------------------------------------- operation nodes
+class _OperationNodes:
+    """The operation node classes (``MapDataset``, ``BatchDataset``, ...) and ``split_dataset``.
+
+    They subclass :class:`Dataset` in ``_ops.py`` and :class:`Dataset`'s methods create them, so
+    ``_ops`` registers them here (:func:`register_operations`) when the engine package is
+    imported, instead of this module importing ``_ops`` back: the import graph stays one-way.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(f"The dataset operation '{name}' is not registered: import tfspore.dataset.engine "
+                           f"(which registers the operations of tfspore.dataset.engine._ops) before using it.")
+
+
+_NODES = _OperationNodes()
+
+
+def register_operations(**nodes: Callable[..., Any]) -> None:
+    """Register the operation node classes that :class:`Dataset`'s methods create.
+
+    Args:
+        **nodes: ``name=class`` (or function, for ``split_dataset``), e.g. ``MapDataset=MapDataset``.
+    """
+    for name, node in nodes.items():
+        setattr(_NODES, name, node)
+
+
 def _as_tuple(value: Any) -> tuple:
     if isinstance(value, (tuple, list)):
         return tuple(value)
@@ -265,7 +292,7 @@ class Dataset:
             try:
                 rows = list(self._build_for(probe=True).take(1))
             except tf.errors.OpError as exc:
-                err = pipeline_error(exc)
+                err = pipeline_error(exc, self)
                 raise err from err.__cause__
             self._first_row_cache = (tuple(rows[0]),) if rows else ()
         return self._first_row_cache[0] if self._first_row_cache else None
@@ -325,7 +352,7 @@ class Dataset:
         try:
             return int(data.reduce(tf.constant(0, tf.int64), lambda acc, *_: acc + 1))
         except tf.errors.OpError as exc:
-            err = pipeline_error(exc)
+            err = pipeline_error(exc, self)
             raise err from err.__cause__
 
     def get_batch_size(self) -> int:
@@ -446,7 +473,7 @@ class Dataset:
         from tfspore.dataset.engine.datasets_save import save_to_mindrecord  # pylint: disable=C0415
         save_to_mindrecord(self, file_name, num_files, file_type)
 
-    # ---- operations (the node classes live in _ops.py) ---------------------------------
+    # ---- operations (the node classes live in _ops.py, registered in _NODES) ---------
     def map(self, operations: Any, input_columns: Optional[Union[str, List[str]]] = None,
             output_columns: Optional[Union[str, List[str]]] = None, num_parallel_workers: Optional[int] = None,
             **kwargs: Any) -> "Dataset":
@@ -470,7 +497,7 @@ class Dataset:
             >>> [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)]
             [10, 20]
         """
-        return _ops.MapDataset(self, operations, input_columns, output_columns, num_parallel_workers, **kwargs)
+        return _NODES.MapDataset(self, operations, input_columns, output_columns, num_parallel_workers, **kwargs)
 
     def batch(self, batch_size: Union[int, Callable], drop_remainder: bool = False,
               num_parallel_workers: Optional[int] = None, **kwargs: Any) -> "Dataset":
@@ -494,7 +521,7 @@ class Dataset:
             >>> ds.NumpySlicesDataset(list(range(10))).batch(4).get_dataset_size()
             3
         """
-        return _ops.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
+        return _NODES.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
 
     def padded_batch(self, batch_size: Union[int, Callable], drop_remainder: bool = False,
                      num_parallel_workers: Optional[int] = None, pad_info: Optional[dict] = None) -> "Dataset":
@@ -506,7 +533,7 @@ class Dataset:
             >>> import tfspore.dataset as ds
             >>> d = ds.GeneratorDataset(lambda: iter([([1],), ([1, 2],)]), ["c"]).padded_batch(2, pad_info={})
         """
-        return _ops.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
+        return _NODES.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
                                  pad_info={} if pad_info is None else pad_info, _api_name="padded_batch")
 
     def shuffle(self, buffer_size: int) -> "Dataset":
@@ -516,7 +543,7 @@ class Dataset:
             >>> import tfspore.dataset as ds
             >>> d = ds.NumpySlicesDataset(list(range(10)), shuffle=False).shuffle(4)
         """
-        return _ops.ShuffleDataset(self, buffer_size)
+        return _NODES.ShuffleDataset(self, buffer_size)
 
     def repeat(self, count: Optional[int] = None) -> "Dataset":
         """Repeat the pipeline `count` times (None or -1: forever).
@@ -526,7 +553,7 @@ class Dataset:
             >>> ds.NumpySlicesDataset([1, 2, 3]).repeat(2).get_dataset_size()
             6
         """
-        return _ops.RepeatDataset(self, count)
+        return _NODES.RepeatDataset(self, count)
 
     def take(self, count: int = -1) -> "Dataset":
         """The first `count` rows (-1: all).
@@ -536,7 +563,7 @@ class Dataset:
             >>> ds.NumpySlicesDataset(list(range(10))).take(3).get_dataset_size()
             3
         """
-        return _ops.TakeDataset(self, count)
+        return _NODES.TakeDataset(self, count)
 
     def skip(self, count: int) -> "Dataset":
         """All but the first `count` rows.
@@ -546,7 +573,7 @@ class Dataset:
             >>> ds.NumpySlicesDataset(list(range(10))).skip(8).get_dataset_size()
             2
         """
-        return _ops.SkipDataset(self, count)
+        return _NODES.SkipDataset(self, count)
 
     def project(self, columns: Union[str, List[str]]) -> "Dataset":
         """Keep (and reorder) the given columns.
@@ -556,7 +583,7 @@ class Dataset:
             >>> ds.NumpySlicesDataset({"a": [1], "b": [2]}).project(["b"]).get_col_names()
             ['b']
         """
-        return _ops.ProjectDataset(self, columns)
+        return _NODES.ProjectDataset(self, columns)
 
     def rename(self, input_columns: Union[str, List[str]], output_columns: Union[str, List[str]]) -> "Dataset":
         """Rename columns.
@@ -566,7 +593,7 @@ class Dataset:
             >>> ds.NumpySlicesDataset({"x": [1], "y": [2]}).rename("x", "xx").get_col_names()
             ['xx', 'y']
         """
-        return _ops.RenameDataset(self, input_columns, output_columns)
+        return _NODES.RenameDataset(self, input_columns, output_columns)
 
     def zip(self, datasets: Union["Dataset", Sequence["Dataset"]]) -> "Dataset":
         """Put the columns of this dataset and `datasets` side by side (as long as the shortest).
@@ -584,7 +611,7 @@ class Dataset:
         else:
             raise TypeError(f"For '{self._api('zip')}', the argument 'datasets' must be a Dataset or a tuple of "
                             f"Datasets, but got {datasets!r}.")
-        return _ops.ZipDataset([self] + datasets)
+        return _NODES.ZipDataset([self] + datasets)
 
     def concat(self, datasets: Union["Dataset", Sequence["Dataset"]]) -> "Dataset":
         """Rows of this dataset followed by the rows of `datasets` (same columns required).
@@ -601,7 +628,7 @@ class Dataset:
         else:
             raise TypeError(f"For '{self._api('concat')}', the argument 'datasets' must be a Dataset or a list of "
                             f"Datasets, but got {datasets!r}.")
-        return _ops.ConcatDataset([self] + datasets)
+        return _NODES.ConcatDataset([self] + datasets)
 
     def __add__(self, datasets: Union["Dataset", Sequence["Dataset"]]) -> "Dataset":
         return self.concat(datasets)
@@ -616,7 +643,7 @@ class Dataset:
             >>> d.get_dataset_size()
             3
         """
-        return _ops.FilterDataset(self, predicate, input_columns, num_parallel_workers)
+        return _NODES.FilterDataset(self, predicate, input_columns, num_parallel_workers)
 
     def split(self, sizes: Sequence[Union[int, float]], randomize: bool = True) -> List["Dataset"]:
         """Split into datasets of the given absolute sizes or fractions.
@@ -634,7 +661,7 @@ class Dataset:
             >>> a.get_dataset_size(), b.get_dataset_size()
             (8, 2)
         """
-        return _ops.split_dataset(self, sizes, randomize)
+        return _NODES.split_dataset(self, sizes, randomize)
 
     def apply(self, apply_func: Callable[["Dataset"], "Dataset"]) -> "Dataset":
         """Return ``apply_func(self)``, which must be a Dataset."""
@@ -645,7 +672,7 @@ class Dataset:
 
     def flat_map(self, func: Callable[[Any], "Dataset"]) -> "Dataset":
         """Map each row (as numpy) to a Dataset and chain the results (runs in Python)."""
-        return _ops.FlatMapDataset(self, func)
+        return _NODES.FlatMapDataset(self, func)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} columns={self.column_names}>"
@@ -881,7 +908,5 @@ def zip(datasets: Sequence[Dataset]) -> Dataset:  # pylint: disable=redefined-bu
             raise TypeError(f"For 'zip', datasets[{i}] must be a Dataset, but got {item!r}.")
     if len(datasets) == 1:
         return datasets[0]
-    return _ops.ZipDataset(list(datasets))
+    return _NODES.ZipDataset(list(datasets))
 
-
-from tfspore.dataset.engine import _ops  # noqa: E402  pylint: disable=wrong-import-position,cyclic-import

@@ -33,6 +33,12 @@ def _flatten(features: Any, prefix: str = "") -> List[str]:
     return names
 
 
+def _mocked(tfds: Any) -> bool:
+    """Whether ``tfds.testing.mock_data`` is active (it replaces the builders' reading with fake data)."""
+    reader = getattr(tfds.core.DatasetBuilder, "as_dataset", None)
+    return getattr(reader, "__module__", "").startswith("tensorflow_datasets.testing")
+
+
 class TFDSDataset(SourceDataset):
     """A tensorflow-datasets dataset (``tfds.builder(name)``) as a source.
 
@@ -98,8 +104,10 @@ class TFDSDataset(SourceDataset):
         try:
             self._num_rows = int(info.splits[split].num_examples)
         except Exception as exc:  # pylint: disable=broad-except
-            raise ValueError(f"For '{api}', the split does not exist in '{name}': split='{split}' "
-                             f"(available: {sorted(info.splits.keys())}).") from exc
+            self._num_rows = self._cardinality(split)  # split info from the data (tfds.testing.mock_data)
+            if self._num_rows is None:
+                raise ValueError(f"For '{api}', the split does not exist in '{name}': split='{split}' "
+                                 f"(available: {sorted(info.splits.keys())}).") from exc
         if as_supervised:
             if not info.supervised_keys:
                 raise ValueError(f"For '{api}', as_supervised=True but '{name}' has no supervised keys.")
@@ -117,9 +125,19 @@ class TFDSDataset(SourceDataset):
             names = given
         self.column_names = names
 
+    def _cardinality(self, split: str) -> Optional[int]:
+        """The number of rows of ``split`` as its ``tf.data`` pipeline knows it, or None."""
+        try:
+            rows = int(self._builder.as_dataset(split=split, shuffle_files=False).cardinality())
+        except Exception:  # pylint: disable=broad-except
+            return None
+        return rows if rows >= 0 else None
+
     def _is_prepared(self) -> bool:
         try:
             import tensorflow_datasets as tfds  # pylint: disable=import-outside-toplevel
+            if _mocked(tfds):
+                return True
             return tf.io.gfile.exists(self._builder.data_dir) and bool(
                 tf.io.gfile.glob(f"{self._builder.data_dir}/*{tfds.core.constants.DATASET_INFO_FILENAME}"))
         except Exception:  # pylint: disable=broad-except

@@ -25,12 +25,16 @@ from tfspore.dataset.engine._columns import check_known_columns
 __all__ = ["Iterator", "TupleIterator", "DictIterator", "pipeline_error"]
 
 
-def pipeline_error(exc: BaseException) -> RuntimeError:
+def pipeline_error(exc: BaseException, dataset: Any = None) -> RuntimeError:
     """MindSpore's pipeline ``RuntimeError`` for an error raised while the pipeline ran.
 
     Args:
         exc: A ``tf.errors.OpError`` (or any exception) from iterating a tf.data pipeline built
             by this package.
+        dataset: The pipeline that raised it, or ``None``. A source of the pipeline that can say
+            which of its files the error comes from (``explain_read_error``: a TFRecord record
+            found corrupted in the middle of an epoch, where TensorFlow's message names no file)
+            replaces TensorFlow's message with its own.
 
     Returns:
         A RuntimeError whose message starts with MindSpore's
@@ -45,6 +49,11 @@ def pipeline_error(exc: BaseException) -> RuntimeError:
         True
     """
     text = getattr(exc, "message", None) or str(exc)
+    explained = _explain(dataset, text)
+    if explained is not None:
+        err = RuntimeError(f"{py.PIPELINE_ERROR}\n- Dataset Pipeline Error Message:\n[ERROR] {explained}")
+        err.__cause__ = None
+        return err
     found = py.lookup_error(text)
     if found is not None:
         message, original = found
@@ -55,6 +64,23 @@ def pipeline_error(exc: BaseException) -> RuntimeError:
     err = RuntimeError(f"{py.PIPELINE_ERROR}\n- Dataset Pipeline Error Message:\n[ERROR] {message}")
     err.__cause__ = original
     return err
+
+
+def _explain(dataset: Any, text: str) -> Optional[str]:
+    """The first explanation a source of ``dataset``'s tree gives for the error ``text``."""
+    stack, seen = [dataset] if dataset is not None else [], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        explain = getattr(node, "explain_read_error", None)
+        if callable(explain):
+            found = explain(text)
+            if found:
+                return found
+        stack.extend(getattr(node, "children", ()) or ())
+    return None
 
 
 def _to_output(t: tf.Tensor, output_numpy: bool) -> Any:
@@ -122,7 +148,7 @@ class Iterator:
             self._epoch += 1
             raise
         except tf.errors.OpError as exc:
-            err = pipeline_error(exc)
+            err = pipeline_error(exc, self._dataset)
             raise err from err.__cause__
 
     def __next__(self) -> Any:

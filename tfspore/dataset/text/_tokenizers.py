@@ -8,17 +8,16 @@ of it runs inside the ``tf.data`` map, without Python per row.
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Sequence, Tuple, Union
 
 import tensorflow as tf
 
 from tfspore.dataset.transforms import TensorOperation
 from tfspore.dataset.text import _unicode
-from tfspore.dataset.text.utils import JiebaMode, NormalizeForm, SPieceTokenizerLoadType, SPieceTokenizerOutType, \
-    Vocab
+from tfspore.dataset.text.utils import NormalizeForm, Vocab
 
 __all__ = ["BasicTokenizer", "BertTokenizer", "WordpieceTokenizer", "WhitespaceTokenizer", "UnicodeCharTokenizer",
-           "RegexTokenizer", "UnicodeScriptTokenizer", "JiebaTokenizer", "SentencePieceTokenizer"]
+           "RegexTokenizer", "UnicodeScriptTokenizer"]
 
 _WS = r"[\t\n\f\r\p{Z}]+"
 _COMMON = (r"[!-/]|[:-@]|[\[-`]|[{-~]|[\p{P}]|[\x{4E00}-\x{9FFF}]|[\x{3400}-\x{4DBF}]|[\x{20000}-\x{2A6DF}]"
@@ -79,6 +78,17 @@ class _Tokenizer(TensorOperation):
     def _tokenize(self, text: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
         raise NotImplementedError
 
+    # -- batch level: a batch of sentences tokenized at once, a ragged batch of tokens out --
+    _tokenize_rows = None  # (texts [B]) -> (tokens, starts, limits, rows), flat; set by tokenizers that have it
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return (self._tokenize_rows is not None and not self.with_offsets and len(shapes) == 1
+                and dtypes[0] == tf.string and shapes[0].rank == 0)
+
+    def _apply_batch(self, texts: tf.Tensor) -> tf.RaggedTensor:
+        tokens, _, _, rows = self._tokenize_rows(texts)  # pylint: disable=not-callable
+        return tf.RaggedTensor.from_value_rowids(tokens, rows, nrows=tf.shape(texts, out_type=tf.int64)[0])
+
 
 class WhitespaceTokenizer(_Tokenizer):
     """Split a UTF-8 string on Unicode whitespace (``[\\t\\n\\f\\r\\p{Z}]``).
@@ -94,6 +104,9 @@ class WhitespaceTokenizer(_Tokenizer):
 
     def _tokenize(self, text):
         return _unicode.regex_split(text, _WS, "")
+
+    def _tokenize_rows(self, texts):
+        return _unicode.regex_split_rows(texts, _WS, "")
 
 
 class RegexTokenizer(_Tokenizer):
@@ -114,6 +127,9 @@ class RegexTokenizer(_Tokenizer):
 
     def _tokenize(self, text):
         return _unicode.regex_split(text, self.delim_pattern, self.keep_delim_pattern)
+
+    def _tokenize_rows(self, texts):
+        return _unicode.regex_split_rows(texts, self.delim_pattern, self.keep_delim_pattern)
 
 
 class UnicodeCharTokenizer(_Tokenizer):
@@ -161,6 +177,10 @@ class UnicodeScriptTokenizer(_Tokenizer):
     def _tokenize(self, text):
         keep = _WS + "|" + self._SCRIPTS if self.keep_whitespace else self._SCRIPTS
         return _unicode.regex_split(text, _WS + "|" + self._SCRIPTS, keep)
+
+    def _tokenize_rows(self, texts):
+        keep = _WS + "|" + self._SCRIPTS if self.keep_whitespace else self._SCRIPTS
+        return _unicode.regex_split_rows(texts, _WS + "|" + self._SCRIPTS, keep)
 
 
 def _check_normalization(api: str, form: Any) -> NormalizeForm:
@@ -214,12 +234,12 @@ class BasicTokenizer(_Tokenizer):
         self.preserve_unused_token = preserve_unused_token
 
     def _normalize(self, text: tf.Tensor) -> tf.Tensor:
-        if self.lower_case and text.shape.rank == 0:
+        if self.lower_case and text.shape.rank in (0, 1):
             # ASCII text (without '[' when special tokens are kept) only has its letters lowered:
-            # one op in place of the character table.
+            # one op in place of the character table (for a batch: when every string is such text).
             simple = tf.strings.regex_full_match(
                 text, r"[\x00-\x5a\x5c-\x7f]*" if self.preserve_unused_token else r"[\x00-\x7f]*")
-            text = tf.cond(simple, lambda: tf.strings.lower(text), lambda: self._lower(text))
+            text = tf.cond(tf.reduce_all(simple), lambda: tf.strings.lower(text), lambda: self._lower(text))
         elif self.lower_case:
             text = self._lower(text)
         else:
@@ -231,17 +251,30 @@ class BasicTokenizer(_Tokenizer):
         if not self.preserve_unused_token:
             return _unicode.char_map(text, "bert_lower")
         marked = tf.strings.regex_replace(text, _UNUSED, _unicode._MARK + "\\0" + _unicode._MARK)  # noqa
+        if text.shape.rank == 1:  # a batch of strings: the segments of every string at once
+            split = tf.raw_ops.StringSplitV2(input=marked, sep=_unicode._MARK)  # pylint: disable=protected-access
+            segments = split.values
+            is_match = tf.math.floormod(split.indices[:, 1], 2) == 1
+            segments = tf.where(is_match, segments, _unicode.char_map(segments, "bert_lower"))
+            ragged = tf.RaggedTensor.from_value_rowids(segments, split.indices[:, 0],
+                                                       nrows=tf.shape(text, out_type=tf.int64)[0])
+            return tf.strings.reduce_join(ragged, axis=1)
         segments = tf.strings.split(marked, sep=_unicode._MARK)  # pylint: disable=protected-access
         is_match = tf.math.floormod(tf.range(tf.size(segments)), 2) == 1
         segments = tf.where(is_match, segments, _unicode.char_map(segments, "bert_lower"))
         return tf.strings.reduce_join(segments)
 
-    def _tokenize(self, text):
-        text = self._normalize(text)
+    def _patterns(self) -> Tuple[str, str]:
         unused = _UNUSED + "|" if self.preserve_unused_token else ""
         delim = unused + _WS + "|" + _COMMON
         keep = unused + (_WS + "|" if self.keep_whitespace else "") + _COMMON
-        return _unicode.regex_split(text, delim, keep)
+        return delim, keep
+
+    def _tokenize(self, text):
+        return _unicode.regex_split(self._normalize(text), *self._patterns())
+
+    def _tokenize_rows(self, texts):
+        return _unicode.regex_split_rows(self._normalize(texts), *self._patterns())
 
 
 def _check_vocab(api: str, vocab: Any) -> Vocab:
@@ -356,6 +389,19 @@ def _nonempty(tokens: tf.Tensor, starts: tf.Tensor, limits: tf.Tensor) -> Tuple[
     return tf.pad(tokens, pad, constant_values=""), tf.pad(starts, pad), tf.pad(limits, pad)
 
 
+def _nonempty_rows(tokens: tf.Tensor, starts: tf.Tensor, limits: tf.Tensor, rows: tf.Tensor,
+                   nrows: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor, tf.Tensor]:
+    """:func:`_nonempty` for every row of flat, row-sorted tokens: an empty row gets ``""`` at 0."""
+    counts = tf.math.unsorted_segment_sum(tf.ones_like(rows, tf.int32), rows, nrows)
+    empty = tf.reshape(tf.where(tf.equal(counts, 0)), [-1])
+    all_rows = tf.concat([rows, empty], 0)
+    order = tf.argsort(all_rows, stable=True)
+    zeros = tf.zeros(tf.shape(empty), tf.uint32)
+    return (tf.gather(tf.concat([tokens, tf.fill(tf.shape(empty), "")], 0), order),
+            tf.gather(tf.concat([starts, zeros], 0), order), tf.gather(tf.concat([limits, zeros], 0), order),
+            tf.gather(all_rows, order))
+
+
 class _WordpieceArgs:
     def _init_wordpiece(self, api: str, vocab: Any, suffix_indicator: Any, max_bytes_per_token: Any,
                         unknown_token: Any) -> None:
@@ -457,124 +503,8 @@ class BertTokenizer(_WordpieceArgs, BasicTokenizer):
             starts, limits = starts + base, limits + base
         return _nonempty(pieces, starts, limits)
 
-
-def _py_str(value: Any) -> str:
-    """A Python str from what ``tf.numpy_function`` passes for a scalar string (bytes or a 0-d array)."""
-    if hasattr(value, "item"):
-        value = value.item()
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def _missing(api: str, package: str) -> ImportError:
-    return ImportError(f"For '{api}', the optional package '{package}' is required but not installed; "
-                       f"install it with 'pip install {package}'.")
-
-
-class JiebaTokenizer(_Tokenizer):
-    """Chinese word segmentation with the ``jieba`` package (an optional dependency).
-
-    Args:
-        hmm_path: Path of the HMM model file (used to check the argument).
-        mp_path: Path of the dictionary used by jieba.
-        mode: :class:`JiebaMode` (MP, HMM or MIX).
-        with_offsets: Also output the byte offsets of every token.
-
-    Raises:
-        ImportError: If ``jieba`` is not installed.
-    """
-
-    def __init__(self, hmm_path: str, mp_path: str, mode: JiebaMode = JiebaMode.MIX,
-                 with_offsets: bool = False) -> None:
-        super().__init__(with_offsets)
-        try:
-            import jieba  # pylint: disable=import-outside-toplevel
-        except ImportError:
-            raise _missing("JiebaTokenizer", "jieba") from None
-        if not isinstance(mode, JiebaMode):
-            raise TypeError(f"For 'JiebaTokenizer', the argument 'mode' must be JiebaMode, but got {mode!r}.")
-        import os  # pylint: disable=import-outside-toplevel
-        for name, path in (("hmm_path", hmm_path), ("mp_path", mp_path)):
-            if not isinstance(path, str) or not os.path.isfile(path):
-                raise ValueError(f"For 'JiebaTokenizer', the file of '{name}' does not exist: {path!r}.")
-        self._jieba = jieba.Tokenizer(dictionary=mp_path)
-        self.hmm_path, self.mp_path, self.mode = hmm_path, mp_path, mode
-        self.words = []
-
-    def add_word(self, word: str, freq: Optional[int] = None) -> None:
-        """Add a word to the dictionary."""
-        self._jieba.add_word(word, freq)
-
-    def add_dict(self, user_dict: Any) -> None:
-        """Add words from a dict ``{word: freq}`` or a dictionary file path."""
-        if isinstance(user_dict, dict):
-            for w, f in user_dict.items():
-                self.add_word(w, f)
-        else:
-            self._jieba.load_userdict(user_dict)
-
-    def _tokenize(self, text):
-        hmm = self.mode != JiebaMode.MP
-        jb = self._jieba
-
-        def _run(s):
-            s = _py_str(s)
-            toks, starts, limits, pos = [], [], [], 0
-            for w in jb.cut(s, HMM=hmm):
-                b = len(w.encode("utf-8"))
-                toks.append(w.encode("utf-8"))
-                starts.append(pos)
-                limits.append(pos + b)
-                pos += b
-            import numpy as np  # pylint: disable=import-outside-toplevel
-            if not toks:
-                toks, starts, limits = [b""], [0], [0]
-            return (np.array(toks, dtype=object), np.array(starts, np.uint32), np.array(limits, np.uint32))
-
-        tokens, starts, limits = tf.numpy_function(_run, [text], [tf.string, tf.uint32, tf.uint32], stateful=False)
-        for t in (tokens, starts, limits):
-            t.set_shape([None])
-        return tokens, starts, limits
-
-
-class SentencePieceTokenizer(TensorOperation):
-    """SentencePiece tokenization with the ``sentencepiece`` package (an optional dependency).
-
-    Args:
-        mode: A :class:`~tfspore.dataset.text.SentencePieceVocab` or a model file path.
-        out_type: :class:`SPieceTokenizerOutType` (STRING or INT).
-
-    Raises:
-        ImportError: If ``sentencepiece`` is not installed.
-    """
-
-    def __init__(self, mode: Any, out_type: SPieceTokenizerOutType) -> None:
-        super().__init__()
-        try:
-            import sentencepiece as spm  # pylint: disable=import-outside-toplevel
-        except ImportError:
-            raise _missing("SentencePieceTokenizer", "sentencepiece") from None
-        if not isinstance(out_type, SPieceTokenizerOutType):
-            raise TypeError(f"For 'SentencePieceTokenizer', the argument 'out_type' must be SPieceTokenizerOutType, "
-                            f"but got {out_type!r}.")
-        if isinstance(mode, str):
-            self._sp = spm.SentencePieceProcessor(model_file=mode)
-            self.load_type = SPieceTokenizerLoadType.FILE
-        else:
-            self._sp = spm.SentencePieceProcessor(model_proto=mode._proto)  # pylint: disable=protected-access
-            self.load_type = SPieceTokenizerLoadType.MODEL
-        self.out_type = out_type
-
-    def _apply(self, *tensors):
-        sp = self._sp
-        as_int = self.out_type == SPieceTokenizerOutType.INT
-
-        def _run(s):
-            import numpy as np  # pylint: disable=import-outside-toplevel
-            s = _py_str(s)
-            if as_int:
-                return np.array(sp.encode(s, out_type=int), np.int32)
-            return np.array([p.encode("utf-8") for p in sp.encode(s, out_type=str)], dtype=object)
-
-        out = tf.numpy_function(_run, [tensors[0]], tf.int32 if as_int else tf.string, stateful=False)
-        out.set_shape([None])
-        return out
+    def _tokenize_rows(self, texts):
+        words, _, _, word_rows = BasicTokenizer._tokenize_rows(self, texts)
+        pieces, starts, limits, word = _wordpiece(words, self.vocab, self.suffix_indicator, self.max_bytes_per_token,
+                                                  self.unknown_token)
+        return _nonempty_rows(pieces, starts, limits, tf.gather(word_rows, word), tf.shape(texts, out_type=tf.int64)[0])

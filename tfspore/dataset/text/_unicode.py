@@ -161,3 +161,36 @@ def regex_split(text: tf.Tensor, delim_pattern: str, keep_delim_pattern: str,
     idx = tf.reshape(tf.where(keep), [-1])
     return (tf.gather(segments, idx), tf.cast(tf.gather(starts, idx), tf.uint32),
             tf.cast(tf.gather(limits, idx), tf.uint32))
+
+
+def regex_split_rows(texts: tf.Tensor, delim_pattern: str, keep_delim_pattern: str,
+                     keep_empty: bool = True) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor, tf.Tensor]:
+    """:func:`regex_split` of every string of a 1-D batch at once (the engine's batch-level maps).
+
+    Returns:
+        ``(tokens, starts, limits, rows)``: the tokens of all strings in order, flat, with their
+        byte offsets within their string and the index of their string (int64, non-decreasing).
+        Every string gives what :func:`regex_split` gives it.
+    """
+    marked = tf.strings.regex_replace(texts, delim_pattern, _MARK + "\\0" + _MARK)
+    split = tf.raw_ops.StringSplitV2(input=marked, sep=_MARK)
+    segments = split.values
+    rows, position = split.indices[:, 0], split.indices[:, 1]
+    nrows = tf.shape(texts, out_type=tf.int64)[0]
+    lengths = tf.strings.length(segments)
+    before = tf.cumsum(lengths, exclusive=True)
+    row_base = tf.math.unsorted_segment_min(before, rows, nrows)   # the first segment's offset per row
+    starts = before - tf.gather(row_base, rows)
+    limits = starts + lengths
+    is_match = tf.math.floormod(position, 2) == 1
+    if keep_delim_pattern:
+        keep = (lengths > 0) & (tf.logical_not(is_match) | tf.strings.regex_full_match(segments, keep_delim_pattern))
+    else:
+        keep = (lengths > 0) & tf.logical_not(is_match)
+    if keep_empty:
+        # A string with nothing kept keeps its first segment (empty, at 0) for the empty result.
+        kept_any = tf.math.unsorted_segment_max(tf.cast(keep, tf.int32), rows, nrows) > 0
+        keep = keep | (tf.equal(position, 0) & tf.logical_not(tf.gather(kept_any, rows)))
+    idx = tf.reshape(tf.where(keep), [-1])
+    return (tf.gather(segments, idx), tf.cast(tf.gather(starts, idx), tf.uint32),
+            tf.cast(tf.gather(limits, idx), tf.uint32), tf.gather(rows, idx))

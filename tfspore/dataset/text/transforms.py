@@ -19,10 +19,10 @@ import tensorflow as tf
 
 from tfspore.dataset.transforms import TensorOperation
 from tfspore.dataset.text import _unicode
-from tfspore.dataset.text._tokenizers import (BasicTokenizer, BertTokenizer, JiebaTokenizer,  # noqa: F401
-                                              RegexTokenizer, SentencePieceTokenizer, UnicodeCharTokenizer,
-                                              UnicodeScriptTokenizer, WhitespaceTokenizer, WordpieceTokenizer,
-                                              normalize)
+from tfspore.dataset.text._package_tokenizers import JiebaTokenizer, SentencePieceTokenizer  # noqa: F401
+from tfspore.dataset.text._tokenizers import (BasicTokenizer, BertTokenizer, RegexTokenizer,  # noqa: F401
+                                              UnicodeCharTokenizer, UnicodeScriptTokenizer, WhitespaceTokenizer,
+                                              WordpieceTokenizer, normalize)
 from tfspore.dataset.text.utils import NormalizeForm, Vocab
 
 __all__ = ["Lookup", "ToNumber", "TruncateSequencePair", "Ngram", "SlidingWindow", "CaseFold", "NormalizeUTF8",
@@ -98,6 +98,17 @@ class Lookup(TensorOperation):
             with tf.control_dependencies([check]):
                 ids = tf.identity(ids)
         return tf.cast(ids, self._tf_dtype)
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return len(dtypes) == 1 and dtypes[0] == tf.string  # token by token
+
+    def _ragged_batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return self._batch_ok(shapes, dtypes) and shapes[0].rank == 1
+
+    def _apply_batch(self, tokens: Any) -> Any:
+        if isinstance(tokens, tf.RaggedTensor):
+            return tokens.with_flat_values(self._apply(tokens.flat_values))
+        return self._apply(tokens)
 
 
 class ToNumber(TensorOperation):

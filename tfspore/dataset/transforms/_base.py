@@ -298,6 +298,30 @@ class TensorOperation:
         del shapes, dtypes
         return False
 
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        """Whether :meth:`_apply_batch` gives the same numbers compiled with XLA, next to any other
+        transform that says so (the engine then compiles such neighbours into one function: a few
+        fused loops instead of one pass over the batch per op).
+
+        True only for work without floating-point products that XLA may contract with a following
+        sum (an FMA rounds once where TensorFlow's kernels round twice): copies, gathers, selects,
+        casts, subtraction and division. Random draws compiled with XLA differ from TensorFlow's
+        kernels' (they are reproducible all the same). Default: False.
+        """
+        del shapes, dtypes
+        return False
+
+    def _ragged_batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        """Whether :meth:`_apply_batch` also takes rows of different lengths, as a ragged batch.
+
+        The engine asks it when a row's input is 1-D of unknown length (a tokenizer's tokens,
+        say) and another transform of the same batch-level chain made it: :meth:`_apply_batch`
+        then gets a ``tf.RaggedTensor`` ``[B, None]`` and gives every row what :meth:`_apply`
+        gives it. Default: False.
+        """
+        del shapes, dtypes
+        return False
+
     def _apply_batch(self, *batches: tf.Tensor) -> Union[tf.Tensor, Tuple[tf.Tensor, ...]]:
         """The transform on inputs with a leading batch dimension (see :meth:`_batch_ok`)."""
         raise NotImplementedError(f"'{type(self).__name__}' does not implement _apply_batch.")

@@ -5,7 +5,7 @@ They work on tensors of numbers and of strings, as TF ops inside ``tf.data`` map
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, List, Optional, Union
+from typing import Any, List, Optional, Sequence, Union
 
 import numpy as np
 import tensorflow as tf
@@ -113,6 +113,16 @@ class PadEnd(TensorOperation):
         out = tf.pad(cut, paddings, constant_values=self._fill(data.dtype))
         static = [dim for dim in self.pad_shape]
         return tf.ensure_shape(out, [d if d is not None else data.shape[i] for i, d in enumerate(static)])
+
+    def _ragged_batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        # rows of one dimension padded to a fixed length: a ragged batch becomes a dense one
+        return len(shapes) == 1 and shapes[0].rank == 1 and len(self.pad_shape) == 1 and self.pad_shape[0] is not None
+
+    def _apply_batch(self, data: Any) -> tf.Tensor:
+        if not isinstance(data, tf.RaggedTensor):
+            raise TypeError("For 'PadEnd', the batch-level form takes a ragged batch of 1-D rows.")
+        # to_tensor cuts rows longer than the shape and pads shorter ones with the fill at their end
+        return data.to_tensor(default_value=self._fill(data.dtype), shape=[None, self.pad_shape[0]])
 
 
 class Relational(IntEnum):

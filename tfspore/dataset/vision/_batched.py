@@ -15,7 +15,7 @@ import tensorflow as tf
 
 from tfspore.dataset.vision import _resize
 
-__all__ = ["static_hw", "resize_batch", "crop_batch", "flip_batch", "random_crop_geometry"]
+__all__ = ["static_hw", "resize_batch", "resize_is_integer", "crop_batch", "flip_batch", "random_crop_geometry"]
 
 
 def static_hw(shape: tf.TensorShape) -> Optional[Tuple[int, int]]:
@@ -40,13 +40,19 @@ def resize_batch(batch: tf.Tensor, out_h: int, out_w: int, method: str) -> tf.Te
     x, was_2d = _as_bhwc(batch)
     h, w, c = int(x.shape[1]), int(x.shape[2]), int(x.shape[3])
     folded = tf.reshape(tf.transpose(x, [1, 2, 0, 3]), [h, w, -1])
-    halving = h == 2 * out_h and w == 2 * out_w  # OpenCV's area path, in floating point
-    if folded.dtype == tf.uint8 and method in (_resize.LINEAR, _resize.NEAREST) and not halving:
+    if resize_is_integer((h, w), (out_h, out_w), folded.dtype, method):
         out = _compiled_resize(out_h, out_w, method)(folded)  # integer arithmetic only: exact under XLA
     else:
         out = _resize.resize(folded, out_h, out_w, method)
     out = tf.transpose(tf.reshape(out, [out_h, out_w, -1, c]), [2, 0, 1, 3])
     return out[..., 0] if was_2d else out
+
+
+def resize_is_integer(hw: Tuple[int, int], out_hw: Tuple[int, int], dtype: tf.DType, method: str) -> bool:
+    """Whether :func:`resize_batch` resizes `hw` to `out_hw` in integer arithmetic only (uint8,
+    LINEAR or NEAREST, not OpenCV's floating-point area path for an exact halving)."""
+    halving = hw[0] == 2 * out_hw[0] and hw[1] == 2 * out_hw[1]
+    return dtype == tf.uint8 and method in (_resize.LINEAR, _resize.NEAREST) and not halving
 
 
 _COMPILED: Dict[Tuple[int, int, str], Any] = {}

@@ -146,6 +146,11 @@ class Resize(ImageTensorOperation):
     def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         return self._out_size(shapes[0]) is not None
 
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        out = self._out_size(shapes[0])
+        hw = _batched.static_hw(shapes[0])
+        return out is not None and _batched.resize_is_integer(hw, out, dtypes[0], INTER_METHOD[self.interpolation])
+
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         out_h, out_w = self._out_size(batch.shape[1:])
         return _batched.resize_batch(batch, out_h, out_w, INTER_METHOD[self.interpolation])
@@ -216,6 +221,9 @@ class CenterCrop(ImageTensorOperation):
     def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         hw = _batched.static_hw(shapes[0])
         return hw is not None and hw[0] >= self.size[0] and hw[1] >= self.size[1]
+
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # a slice
 
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         top = (int(batch.shape[1]) - self.size[0]) // 2
@@ -320,6 +328,9 @@ class RandomCrop(ImageTensorOperation):
             return False
         return _batched.random_crop_geometry(shapes[0], self.size, self.padding, self.pad_if_needed) is not None
 
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # a pad, integer draws and gathers
+
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         top, bottom, left, right, h, w = _batched.random_crop_geometry(batch.shape[1:], self.size, self.padding,
                                                                       self.pad_if_needed)
@@ -349,6 +360,9 @@ class HorizontalFlip(ImageTensorOperation):
     def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         return shapes[0].rank in (2, 3)
 
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # a reverse
+
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         return tf.reverse(batch, axis=[2])
 
@@ -368,6 +382,9 @@ class VerticalFlip(ImageTensorOperation):
 
     def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         return shapes[0].rank in (2, 3)
+
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # a reverse
 
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         return tf.reverse(batch, axis=[1])
@@ -400,6 +417,9 @@ class RandomHorizontalFlip(ImageTensorOperation):
 
     def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         return shapes[0].rank in (2, 3)
+
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # a draw, a reverse and a select
 
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         if self.prob <= 0.0:
@@ -625,10 +645,18 @@ class Normalize(ImageTensorOperation):
         channels = shape[2] if self.is_hwc else shape[0]
         return len(self.mean) == 1 or channels == len(self.mean)
 
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # a cast, a subtraction and a division (by a captured tensor, see _apply_batch)
+
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         x = tf.cast(batch, tf.float32)
-        mean = tf.constant(self.mean, tf.float32)
-        std = tf.constant(self.std, tf.float32)
+        # Eager tensors, captured (not constants): XLA and Grappler turn a division by a constant
+        # into a product with its reciprocal, which rounds differently from the per-image division.
+        consts = getattr(self, "_batch_consts", None)
+        if consts is None:
+            with tf.init_scope(), tf.device("/CPU:0"):
+                consts = self._batch_consts = (tf.constant(self.mean, tf.float32), tf.constant(self.std, tf.float32))
+        mean, std = consts
         if batch.shape.rank == 3:
             return (x - mean[0]) / std[0]
         if self.is_hwc:
@@ -659,6 +687,9 @@ class HWC2CHW(ImageTensorOperation):
 
     def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         return shapes[0].rank in (2, 3)
+
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # a transpose
 
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         return batch if batch.shape.rank == 3 else tf.transpose(batch, [0, 3, 1, 2])

@@ -46,7 +46,8 @@ from tfspore import ops as _ops
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.optim.optimizer import _as, _tf
 

@@ -20,7 +20,7 @@ import tensorflow as tf
 
 from tfspore.nn.layer._utils import cast_to
 from tfspore.ops.function.kernel_dtype import kernel_dtype
-from tfspore.ops.function._layout import TO_NCHW, gpu_visible, nchw_supported, to_nhwc, transposed_from
+from tfspore._internal.layout import TO_NCHW, gpu_visible, nchw_supported, to_nhwc, transposed_from
 
 __all__ = []
 

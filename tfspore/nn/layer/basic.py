@@ -19,9 +19,10 @@ from tfspore.common import dtype as mstype
 from tfspore.common import seed as _seed
 from tfspore.common.initializer import HeUniform, Uniform, initializer
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
+from tfspore.nn.layer._utils import cast_to, check_same_float, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import get_activation
 from tfspore.ops.function import _pool
 from tfspore.ops.function.kernel_dtype import fast_matmul
@@ -129,6 +130,7 @@ class Dense(Cell):
                             f"Tensor[{mstype.from_tf_dtype(v.dtype)}] and 'x2' with type "
                             f"Tensor[{mstype.from_tf_dtype(w_dtype)}]. ('{self.cls_name}' got an input of dtype "
                             f"{mstype.from_tf_dtype(v.dtype)}; cast it to {mstype.from_tf_dtype(w_dtype)}.)")
+        check_same_float(self, v, self.weight._var.dtype, "MatMul")
         dt = compute_dtype(self, v, self.weight._var.dtype)
         v = cast_to(v, dt)
         rank = v.shape.rank

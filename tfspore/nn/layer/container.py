@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict, abc
 from typing import Any, Iterable, Iterator
 
-from tfspore.common import _state
+from tfspore._internal import state as _state
 from tfspore.nn.cell import Cell
 
 __all__ = ["SequentialCell", "CellList", "CellDict"]

@@ -26,12 +26,14 @@ import tensorflow as tf
 from tfspore import context as _context
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
-from tfspore.common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
+from tfspore.common.initializer import (HeUniform, Uniform,
+                                        calculate_fan_in_and_fan_out as _calculate_fan_in_and_fan_out, initializer)
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._conv_kernels import add_bias, conv2d_nchw, conv2d_transpose_nchw, conv3d_ncdhw, deconv_length
-from tfspore.nn.layer._utils import cast_to, compute_dtype, init_repr, read_param, to_tf
+from tfspore.nn.layer._utils import cast_to, check_same_float, compute_dtype, init_repr, read_param, to_tf
 from tfspore.nn.layer._window import check_nonempty, check_window
 
 __all__ = ["Conv2d", "Conv2dTranspose", "Conv1d", "Conv1dTranspose", "Conv3d"]
@@ -134,6 +136,7 @@ class _Conv(Cell):
     def _prepare(self, x: Any) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor | None]:
         """The input, weight and bias as TF tensors in the compute dtype."""
         v = to_tf(x)
+        check_same_float(self, v, self.weight._var.dtype, "Conv3D" if v.shape.rank == 5 else "Conv2D")
         dt = compute_dtype(self, v, self.weight._var.dtype)
         v = cast_to(v, dt)
         w = read_param(self.weight, dt)

@@ -23,7 +23,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common import dtype as mstype
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.layer._conv_kernels import _dilate_filter
 from tfspore.nn.layer._utils import cast_to
 from tfspore.nn.layer._window import raise_empty

@@ -22,7 +22,8 @@ import tensorflow as tf
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore._internal import runtime_check, validator
 from tfspore.nn.layer._utils import compute_dtype, read_param, to_tf

@@ -24,7 +24,8 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.container import CellList

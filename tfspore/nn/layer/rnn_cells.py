@@ -23,7 +23,8 @@ from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import Uniform, initializer
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
 from tfspore.ops.function.kernel_dtype import fast_matmul

@@ -28,7 +28,8 @@ import tensorflow as tf
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param
 from tfspore.nn.layer.basic import Dropout

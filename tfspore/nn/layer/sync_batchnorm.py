@@ -24,7 +24,8 @@ import tensorflow as tf
 
 from tfspore._internal import cluster
 from tfspore.common import dtype as mstype
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.normalization import _BatchNorm, _stat_dtype
 

@@ -17,7 +17,8 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import to_tf
 from tfspore.ops.primitive import Primitive

@@ -18,8 +18,9 @@ import tensorflow as tf
 
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
-from tfspore.common._tensor_promote import check_broadcast
-from tfspore.common.tensor import Tensor, _promote, _wrap
+from tfspore._internal.tensor_wrap import check_broadcast
+from tfspore._internal.tensor_wrap import promote as _promote, wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, to_tf
 from tfspore.ops import operations as P

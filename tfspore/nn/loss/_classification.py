@@ -16,7 +16,8 @@ import tensorflow as tf
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.loss._base import LossBase, check_is_tensor, ms_dtype_name, static_shape
 from tfspore.ops.function import _loss as F

@@ -15,7 +15,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.loss._base import LossBase, binary, check_is_tensor, ms_dtype_name, reduce_loss, static_shape
 

@@ -26,7 +26,8 @@ import tensorflow as tf
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.optim.optimizer import Optimizer, _as, _tf, opt_init_args_register
 
 __all__ = ["LARS"]

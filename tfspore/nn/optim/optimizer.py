@@ -27,7 +27,8 @@ from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter, ParameterTuple
-from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
+from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer.container import CellList
 from tfspore.nn.learning_rate_schedule import LearningRateSchedule
@@ -98,9 +99,6 @@ def opt_init_args_register(fn: Callable) -> Callable:
         fn(self, *args, **kwargs)
 
     return deco
-
-
-_LearningRateCell = LearningRateSchedule
 
 
 class _ConvertToCell(LearningRateSchedule):

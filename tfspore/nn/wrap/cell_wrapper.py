@@ -26,7 +26,8 @@ import tensorflow as tf
 from tfspore import context as _context
 from tfspore._internal import validator
 from tfspore.common.parameter import Parameter, ParameterTuple
-from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
+from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap, wrap_nest as _wrap_nest
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.basic import Identity

@@ -26,10 +26,11 @@ import tensorflow as tf
 
 from tfspore import context as _context
 from tfspore._internal import cluster
-from tfspore.common import _state
+from tfspore._internal import state as _state
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
+from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap, wrap_nest as _wrap_nest
+from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.wrap.cell_wrapper import TrainOneStepCell, _forward_and_grads, _get_attr_from_cell
 from tfspore.ops import operations as P

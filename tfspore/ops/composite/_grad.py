@@ -22,9 +22,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfspore.common import _control_flow
+from tfspore._internal import control_flow as _control_flow
 from tfspore.common.parameter import Parameter, ParameterTuple
-from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap_nest
+from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap_nest as _wrap_nest
+from tfspore.common.tensor import Tensor
 from tfspore.ops import _float_status
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp"]

@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
-from tfspore.common import _control_flow
+from tfspore._internal import control_flow as _control_flow
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
 from tfspore.common import RowTensor

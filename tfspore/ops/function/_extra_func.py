@@ -14,7 +14,8 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function._utils import to_tf
 
 __all__ = ["tensor_dot", "batch_dot", "ger", "svd", "grid_sample"]

@@ -15,7 +15,8 @@ import tensorflow as tf
 
 from tfspore._internal import runtime_check
 from tfspore._internal import validator as V
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function._utils import ms_dtype_of as _dt, norm_axis, shape_arg, to_tf
 
 __all__ = [

@@ -13,7 +13,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator as V
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function._utils import binary, ms_dtype_of, to_float, to_tf
 
 __all__ = [

@@ -16,8 +16,9 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore._internal import validator as V
-from tfspore.common.tensor import Tensor, _wrap
-from tfspore.ops.function._layout import TO_NCHW, nchw_supported, to_nhwc
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
+from tfspore._internal.layout import TO_NCHW, nchw_supported, to_nhwc
 from tfspore.ops.function._utils import pair, positive_pair, to_float, to_tf
 
 __all__ = [

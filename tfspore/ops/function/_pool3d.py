@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function._utils import to_tf
 
 __all__ = ["max_pool3d", "avg_pool3d"]

@@ -9,8 +9,10 @@ import tensorflow as tf
 
 from tfspore._internal import validator as V
 from tfspore.common import dtype as mstype
-from tfspore.common._tensor_promote import check_broadcast as broadcast_check
-from tfspore.common.tensor import Tensor, _as_tf, _promote, _result_dtype, _wrap, _wrap_nest  # noqa: F401
+from tfspore._internal.tensor_wrap import check_broadcast as broadcast_check
+from tfspore._internal.tensor_wrap import (as_tf as _as_tf, promote as _promote,  # noqa: F401
+                                           result_dtype as _result_dtype, wrap as _wrap, wrap_nest as _wrap_nest)
+from tfspore.common.tensor import Tensor  # noqa: F401
 
 __all__ = []
 

@@ -14,7 +14,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator as V
-from tfspore.common.tensor import Tensor, _result_dtype, _wrap
+from tfspore._internal.tensor_wrap import result_dtype as _result_dtype, wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function._utils import binary, to_float, to_tf
 
 __all__ = [

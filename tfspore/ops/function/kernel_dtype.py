@@ -24,7 +24,7 @@ import os
 
 import tensorflow as tf
 
-from tfspore.ops.function._layout import gpu_visible
+from tfspore._internal.layout import gpu_visible
 
 __all__ = []
 

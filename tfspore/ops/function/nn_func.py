@@ -19,9 +19,10 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator as V
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function.kernel_dtype import float32_for_half, kernel_dtype
-from tfspore.ops.function._layout import elementwise_through_nchw, gpu_visible, nchw_supported
+from tfspore._internal.layout import elementwise_through_nchw, gpu_visible, nchw_supported
 from tfspore.ops.function._utils import norm_axis, pads4, positive_pair, tf_dtype, to_float, to_tf
 
 __all__ = [

@@ -16,7 +16,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap, _wrap_nest
+from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap, wrap_nest as _wrap_nest
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function._utils import to_tf
 
 __all__ = ["depend", "stop_gradient", "assign", "assign_add", "assign_sub", "print_", "partial", "identity_",
@@ -199,7 +200,7 @@ def scalar_cast(input_x: Any, input_y: Any) -> Any:
 
 def scalar_to_array(input_x: Any) -> Tensor:
     """A 0-d Tensor from a python scalar."""
-    from tfspore.common.tensor import _default_np
+    from tfspore._internal.tensor_wrap import default_numpy as _default_np
     return _wrap(tf.convert_to_tensor(_default_np(input_x)))
 
 

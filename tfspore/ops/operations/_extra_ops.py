@@ -18,7 +18,8 @@ import tensorflow as tf
 from tfspore._internal import validator as V
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function import nn_func as N
 from tfspore.ops.function import other_func as O
 from tfspore.ops.function._utils import to_tf

@@ -20,7 +20,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator as V
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function import other_func as O
 from tfspore.ops.function._utils import to_tf
 from tfspore.ops.primitive import Primitive, PrimitiveWithInfer, prim_attr_register

@@ -24,7 +24,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.common.tensor import _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.ops.function._utils import to_tf
 from tfspore.ops.primitive import Primitive, prim_attr_register
 

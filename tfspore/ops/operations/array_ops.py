@@ -14,13 +14,20 @@ import tensorflow as tf
 
 from tfspore._internal import validator as V
 from tfspore.common import dtype as mstype
-from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function import array_func as A
 from tfspore.ops.function import math_func as M
 from tfspore.ops.function._utils import norm_axis, tf_dtype, to_tf
 from tfspore.ops.operations._helpers import simple_prim
 from tfspore.ops.primitive import Primitive, prim_attr_register
+from tfspore.ops.operations._scatter_ops import (Gather, GatherV2, GatherD, GatherNd, ScatterNd,  # noqa: F401
+                                                 TensorScatterUpdate, TensorScatterAdd, TensorScatterSub,
+                                                 TensorScatterMax, TensorScatterMin, TensorScatterElements,
+                                                 _param_var, ScatterNdUpdate, ScatterNdAdd, ScatterUpdate,
+                                                 ScatterAdd, UnsortedSegmentSum)
+from tfspore.ops.operations._array_layout_ops import (Padding, ResizeNearestNeighbor, Im2Col, SpaceToDepth,  # noqa: F401
+                                                      DepthToSpace, ReverseSequence)
 
 _M = __name__
 
@@ -328,123 +335,6 @@ Select = simple_prim("Select", A.select, "``Select()(cond, x, y)``: ``x`` where 
 Tile = simple_prim("Tile", A.tile, "Repeat a tensor: ``Tile()(x, multiples)``.", _M)
 
 
-class Gather(Primitive):
-    """Gather slices: ``Gather()(params, indices, axis)``.
-
-    Args:
-        batch_dims: the number of leading batch dimensions.
-    """
-
-    @prim_attr_register
-    def __init__(self, batch_dims: int = 0) -> None:
-        V.check_int(batch_dims, "batch_dims", "Gather")
-
-    def __call__(self, input_params: Any, input_indices: Any, axis: Any) -> Tensor:
-        return A.gather(input_params, input_indices, axis, self.batch_dims)
-
-
-GatherV2 = Gather
-GatherD = simple_prim("GatherD", A.gather_d, "``GatherD()(x, dim, index)``: take ``index`` along ``dim``.", _M)
-GatherNd = simple_prim("GatherNd", A.gather_nd, "Gather slices at N-d coordinates: ``GatherNd()(x, indices)``.", _M)
-ScatterNd = simple_prim("ScatterNd", A.scatter_nd, "``ScatterNd()(indices, updates, shape)`` (duplicates add).", _M)
-TensorScatterUpdate = simple_prim("TensorScatterUpdate", A.tensor_scatter_update,
-                                  "Replace entries of ``x`` at ``indices`` with ``updates``.", _M)
-TensorScatterAdd = simple_prim("TensorScatterAdd", A.tensor_scatter_add, "Add ``updates`` at ``indices``.", _M)
-TensorScatterSub = simple_prim("TensorScatterSub", A.tensor_scatter_sub, "Subtract ``updates`` at ``indices``.", _M)
-TensorScatterMax = simple_prim("TensorScatterMax", A.tensor_scatter_max, "Maximum with ``updates`` at ``indices``.",
-                               _M)
-TensorScatterMin = simple_prim("TensorScatterMin", A.tensor_scatter_min, "Minimum with ``updates`` at ``indices``.",
-                               _M)
-
-
-class TensorScatterElements(Primitive):
-    """Write ``updates`` at ``indices`` along ``axis``: ``TensorScatterElements(axis)(x, indices, updates)``.
-
-    Args:
-        axis: the axis.
-        reduction: 'none' or 'add'.
-    """
-
-    @prim_attr_register
-    def __init__(self, axis: int = 0, reduction: str = "none") -> None:
-        V.check_string(reduction, ("none", "add"), "reduction", "TensorScatterElements")
-
-    def __call__(self, data: Any, indices: Any, updates: Any) -> Tensor:
-        return A.tensor_scatter_elements(data, indices, updates, self.axis, self.reduction)
-
-
-def _param_var(op: str, x: Any) -> tf.Variable:
-    if not isinstance(x, Parameter):
-        raise TypeError(f"For '{op}', the 'input_x' must be a Parameter, but got {type(x).__name__}.")
-    return x._var
-
-
-class ScatterNdUpdate(Primitive):
-    """Update a Parameter in place at N-d ``indices``; returns the new value.
-
-    Args:
-        use_locking: accepted for compatibility.
-    """
-
-    @prim_attr_register
-    def __init__(self, use_locking: bool = True) -> None:
-        self.__dict__["_update_parameter"] = True
-
-    def __call__(self, input_x: Any, indices: Any, updates: Any) -> Tensor:
-        var = _param_var(self.name, input_x)
-        i = to_tf(indices, self.name, "indices")
-        u = to_tf(updates, self.name, "updates", var.dtype)
-        return _wrap(tf.convert_to_tensor(self._apply(var, i, u)))
-
-    def _apply(self, var: tf.Variable, i: tf.Tensor, u: tf.Tensor) -> Any:
-        return var.scatter_nd_update(i, u)
-
-
-class ScatterNdAdd(ScatterNdUpdate):
-    """Add ``updates`` to a Parameter in place at N-d ``indices``; returns the new value.
-
-    Args:
-        use_locking: accepted for compatibility.
-    """
-
-    @prim_attr_register
-    def __init__(self, use_locking: bool = False) -> None:
-        self.__dict__["_update_parameter"] = True
-
-    def _apply(self, var: tf.Variable, i: tf.Tensor, u: tf.Tensor) -> Any:
-        return var.scatter_nd_add(i, u)
-
-
-class ScatterUpdate(ScatterNdUpdate):
-    """Replace rows of a Parameter in place at first-axis ``indices``; returns the new value.
-
-    Args:
-        use_locking: accepted for compatibility.
-    """
-
-    @prim_attr_register
-    def __init__(self, use_locking: bool = True) -> None:
-        self.__dict__["_update_parameter"] = True
-
-    def _apply(self, var: tf.Variable, i: tf.Tensor, u: tf.Tensor) -> Any:
-        return var.scatter_nd_update(tf.expand_dims(i, -1), u)
-
-
-class ScatterAdd(ScatterNdUpdate):
-    """Add ``updates`` to rows of a Parameter in place at first-axis ``indices``; returns the new value.
-
-    Args:
-        use_locking: accepted for compatibility.
-    """
-
-    @prim_attr_register
-    def __init__(self, use_locking: bool = False) -> None:
-        self.__dict__["_update_parameter"] = True
-
-    def _apply(self, var: tf.Variable, i: tf.Tensor, u: tf.Tensor) -> Any:
-        return var.scatter_nd_add(tf.expand_dims(i, -1), u)
-
-
 Slice = simple_prim("Slice", A.slice, "``Slice()(x, begin, size)`` (size -1: to the end).", _M)
 
 
@@ -627,57 +517,6 @@ InvertPermutation = simple_prim("InvertPermutation",
                                 "The inverse of a permutation tuple.", _M)
 
 
-class Padding(Primitive):
-    """Pad the last dimension of a ``(..., 1)`` tensor with zeros to ``pad_dim_size``.
-
-    Args:
-        pad_dim_size: the new size of the last dimension.
-    """
-
-    @prim_attr_register
-    def __init__(self, pad_dim_size: int = 8) -> None:
-        V.check_positive_int(pad_dim_size, "pad_dim_size", "Padding")
-
-    def __call__(self, x: Any) -> Tensor:
-        t = to_tf(x, "Padding", "x")
-        r = t.shape.rank
-        return _wrap(tf.pad(t, [[0, 0]] * (r - 1) + [[0, self.pad_dim_size - 1]]))
-
-
-class ResizeNearestNeighbor(Primitive):
-    """Nearest-neighbour resize of an NCHW tensor to ``size``.
-
-    Args:
-        size: ``(new_height, new_width)``.
-        align_corners: align corner pixels.
-        half_pixel_centers: sample at pixel centres.
-    """
-
-    @prim_attr_register
-    def __init__(self, size: Any, align_corners: bool = False, half_pixel_centers: bool = False) -> None:
-        V.check_int_tuple(size, "size", "ResizeNearestNeighbor")
-
-    def __call__(self, input_x: Any) -> Tensor:
-        t = to_tf(input_x, "ResizeNearestNeighbor", "input_x")
-        y = tf.compat.v1.image.resize_nearest_neighbor(tf.transpose(t, [0, 2, 3, 1]), list(self.size),
-                                                       align_corners=self.align_corners,
-                                                       half_pixel_centers=self.half_pixel_centers)
-        return _wrap(tf.transpose(y, [0, 3, 1, 2]))
-
-
-class UnsortedSegmentSum(Primitive):
-    """Sum the rows of ``x`` into ``num_segments`` segments by ``segment_ids``."""
-
-    @prim_attr_register
-    def __init__(self) -> None:
-        pass
-
-    def __call__(self, input_x: Any, segment_ids: Any, num_segments: Any) -> Tensor:
-        n = int(num_segments) if not isinstance(num_segments, Tensor) else to_tf(num_segments)
-        return _wrap(tf.math.unsorted_segment_sum(to_tf(input_x, "UnsortedSegmentSum", "input_x"),
-                                                  to_tf(segment_ids, "UnsortedSegmentSum", "segment_ids"), n))
-
-
 class SearchSorted(Primitive):
     """Insertion indices of ``values`` into the sorted last dimension of ``sorted_sequence``.
 
@@ -693,81 +532,6 @@ class SearchSorted(Primitive):
     def __call__(self, sorted_sequence: Any, values: Any) -> Tensor:
         return A.searchsorted(sorted_sequence, values, out_int32=tf_dtype(self.dtype, "SearchSorted") == tf.int32,
                               right=self.right)
-
-
-class Im2Col(Primitive):
-    """Extract sliding ``ksizes`` patches of an NCHW tensor into columns ``(N, C * kh * kw, L)``.
-
-    Args:
-        ksizes: the kernel size.
-        strides: the strides.
-        dilations: the dilations.
-        pads: the zero padding (int or 2-tuple).
-    """
-
-    @prim_attr_register
-    def __init__(self, ksizes: Any, strides: Any = 1, dilations: Any = 1, pads: Any = 0) -> None:
-        pass
-
-    def __call__(self, x: Any) -> Tensor:
-        t = to_tf(x, "Im2Col", "x")
-        pair = lambda v: (v, v) if isinstance(v, int) else tuple(v)  # noqa: E731
-        k, s, d, p = pair(self.ksizes), pair(self.strides), pair(self.dilations), pair(self.pads)
-        t = tf.pad(t, [[0, 0], [0, 0], [p[0], p[0]], [p[1], p[1]]])
-        n, c = tf.shape(t)[0], tf.shape(t)[1]
-        pt = tf.image.extract_patches(tf.transpose(t, [0, 2, 3, 1]), [1, k[0], k[1], 1], [1, s[0], s[1], 1],
-                                      [1, d[0], d[1], 1], "VALID")
-        oh, ow = tf.shape(pt)[1], tf.shape(pt)[2]
-        pt = tf.reshape(pt, tf.stack([n, oh * ow, k[0] * k[1], c]))
-        return _wrap(tf.reshape(tf.transpose(pt, [0, 3, 2, 1]), tf.stack([n, c * k[0] * k[1], oh * ow])))
-
-
-class SpaceToDepth(Primitive):
-    """Move ``block_size`` x ``block_size`` spatial blocks of an NCHW tensor into channels.
-
-    Args:
-        block_size: the block size.
-    """
-
-    @prim_attr_register
-    def __init__(self, block_size: int) -> None:
-        V.check_positive_int(block_size, "block_size", "SpaceToDepth")
-
-    def __call__(self, x: Any) -> Tensor:
-        t = tf.transpose(to_tf(x, "SpaceToDepth", "x"), [0, 2, 3, 1])
-        return _wrap(tf.transpose(tf.nn.space_to_depth(t, self.block_size), [0, 3, 1, 2]))
-
-
-class DepthToSpace(Primitive):
-    """Move channels of an NCHW tensor into ``block_size`` x ``block_size`` spatial blocks.
-
-    Args:
-        block_size: the block size.
-    """
-
-    @prim_attr_register
-    def __init__(self, block_size: int) -> None:
-        V.check_positive_int(block_size, "block_size", "DepthToSpace")
-
-    def __call__(self, x: Any) -> Tensor:
-        t = tf.transpose(to_tf(x, "DepthToSpace", "x"), [0, 2, 3, 1])
-        return _wrap(tf.transpose(tf.nn.depth_to_space(t, self.block_size), [0, 3, 1, 2]))
-
-
-class ReverseSequence(Primitive):
-    """Reverse variable-length prefixes along ``seq_dim``.
-
-    Args:
-        seq_dim: the sequence dimension.
-        batch_dim: the batch dimension.
-    """
-
-    @prim_attr_register
-    def __init__(self, seq_dim: int, batch_dim: int = 0) -> None:
-        pass
-
-    def __call__(self, x: Any, seq_lengths: Any) -> Tensor:
-        return A.reverse_sequence(x, seq_lengths, self.seq_dim, self.batch_dim)
 
 
 class Flatten(Primitive):

@@ -24,7 +24,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfspore.common.tensor import _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore._internal import cluster
 from tfspore.communication.management import GlobalComm, group_ranks
 from tfspore.ops.function._utils import to_tf

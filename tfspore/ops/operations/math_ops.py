@@ -14,7 +14,8 @@ import tensorflow as tf
 
 from tfspore._internal import validator as V
 from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops import _float_status
 from tfspore.ops.function import math_func as M
 from tfspore.ops.function._utils import binary, norm_axis, to_float, to_tf

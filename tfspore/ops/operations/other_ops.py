@@ -74,7 +74,8 @@ class HookBackward(Primitive):
 
     def __call__(self, *inputs: Any) -> Any:
         import tensorflow as tf
-        from tfspore.common.tensor import Tensor, _unwrap_nest, _wrap
+        from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap
+        from tfspore.common.tensor import Tensor
         hook = self.hook_fn
 
         @tf.custom_gradient

@@ -13,7 +13,8 @@ import tensorflow as tf
 
 from tfspore._internal import validator as V
 from tfspore.common import dtype as mstype
-from tfspore.common.tensor import Tensor, _wrap
+from tfspore._internal.tensor_wrap import wrap as _wrap
+from tfspore.common.tensor import Tensor
 from tfspore.ops.function._utils import shape_arg, tf_dtype, to_tf
 from tfspore.ops.primitive import Primitive, prim_attr_register
 

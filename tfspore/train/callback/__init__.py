@@ -24,7 +24,7 @@ from tfspore.train.callback._early_stop import EarlyStopping
 from tfspore.train.callback._reduce_lr_on_plateau import ReduceLROnPlateau
 from tfspore.train.callback._on_request_exit import OnRequestExit
 from tfspore.train.callback._backup_and_restore import BackupAndRestore
-from tfspore.train.callback._keras_bridge import as_keras_callback
+from tfspore.train.callback._keras_adapter import as_keras_callback
 from tfspore.train.callback._summary_collector import SummaryCollector
 from tfspore.train.callback._landscape import SummaryLandscape
 

@@ -8,6 +8,13 @@ and the oldest (by modification time) is deleted once ``keep_checkpoint_max`` fi
 MindSpore also writes ``<prefix>-graph.meta`` (its compiled graph, ANF IR) in GRAPH mode; that
 file has no TensorFlow counterpart and is not written.
 
+In a job of several processes every rank saves, as in MindSpore, whose note asks for one
+directory per process (the model zoo passes ``save_checkpoint_path + "ckpt_" + str(get_rank())``,
+or saves on rank 0 only). A directory belongs to the rank its name ends with (``ckpt_1``), else
+to rank 0; that rank writes into it, and every other rank into its ``rank_<id>`` folder inside it
+(:func:`tfspore._internal.rank_dirs.rank_directory`). So those scripts keep MindSpore's paths,
+and ranks that share a directory never overwrite, prune or de-duplicate each other's files.
+
 Example:
     >>> from tfspore.train import ModelCheckpoint, CheckpointConfig
     >>> config = CheckpointConfig(save_checkpoint_steps=100, keep_checkpoint_max=3)
@@ -22,7 +29,7 @@ import stat
 import time
 from typing import Any, Callable
 
-from tfspore._internal import validator
+from tfspore._internal import rank_dirs, validator
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
@@ -53,6 +60,12 @@ def _check_async_save(async_save: Any) -> Any:
         raise ValueError("For 'save_checkpoint', the argument 'async_save' can only be 'process' or 'thread',"
                          f"but got {async_save}.")
     return async_save
+
+
+def _rank_dir(directory: str) -> str:
+    """``directory``, or this rank's ``rank_<id>`` folder in it (created) when ranks of a job could share it."""
+    run_dir = rank_dirs.rank_directory(directory)
+    return directory if run_dir == directory else make_directory(run_dir)
 
 
 def _is_generator(value: Any) -> bool:
@@ -400,6 +413,11 @@ class ModelCheckpoint(Callback):
         MindSpore also writes ``<prefix>-graph.meta`` in GRAPH mode (its ANF IR graph); tfspore
         writes no such file. In ``Model.eval`` this callback does nothing (MindSpore fails there).
 
+        In a job of several processes (``tfspore launch``, ``mpirun``) a rank writes into the
+        directory when the directory's name ends with its rank (``ckpt_1`` on rank 1, as the
+        model zoo names them) or, on rank 0, ends with no rank; otherwise into
+        ``<directory>/rank_<rank>``. Ranks never share a file.
+
     Args:
         prefix: the file-name prefix (no ``'/'``), or a callable of ``cb_params`` returning it.
             Default: ``"CKP"``.
@@ -442,9 +460,9 @@ class ModelCheckpoint(Callback):
             if callable(directory):
                 self._directory_func = directory
             else:
-                self._directory = make_directory(directory, "directory", "ModelCheckpoint")
+                self._directory = _rank_dir(make_directory(directory, "directory", "ModelCheckpoint"))
         else:
-            self._directory = _cur_dir
+            self._directory = _rank_dir(_cur_dir)
 
         if callable(prefix):
             self._prefix_func = prefix
@@ -484,7 +502,7 @@ class ModelCheckpoint(Callback):
                                  "it must return a string that does not contain '/', but got "
                                  f"{self._prefix}.")
         if self._directory_func:
-            self._directory = make_directory(self._directory_func(cb_params))
+            self._directory = _rank_dir(make_directory(self._directory_func(cb_params)))
         # MindSpore writes "<prefix>-graph.meta" here (GRAPH mode only); tfspore has no such graph file.
         self._graph_saved = True
         self._save_ckpt(cb_params)
@@ -610,7 +628,7 @@ class ModelCheckpoint(Callback):
             step = int((cur - 1) % batch_num + 1) if cur and batch_num else 0
         directory = self._directory
         if directory is None and self._directory_func is not None:
-            directory = make_directory(self._directory_func(cb_params))
+            directory = _rank_dir(make_directory(self._directory_func(cb_params)))
         prefix = self._exception_prefix
         if callable(prefix):
             prefix = self._prefix if isinstance(self._prefix, str) else prefix(cb_params)

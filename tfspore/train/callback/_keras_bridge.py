@@ -20,7 +20,19 @@ Loss metric if the Model has one, otherwise ``eval_results["eval_loss"]``). The 
 sees a stand-in model: ``model.stop_training = True`` stops tfspore's loop as
 ``run_context.request_stop()`` does, ``model.optimizer.learning_rate`` reads and writes the
 optimizer's learning-rate Parameter, ``model.get_weights()`` / ``set_weights()`` work on the
-network's parameters, and ``model.layers`` lets TensorBoard write weight histograms.
+network's parameters, ``model.layers`` lets TensorBoard write weight histograms, and
+``model.save_weights()`` / ``load_weights()`` write and read an HDF5 file of every Parameter of
+the train network (weights and optimizer state), so ``keras.callbacks.ModelCheckpoint(...,
+save_weights_only=True)`` and ``keras.callbacks.BackupAndRestore`` work; BackupAndRestore's
+restored epoch (``model._initial_epoch``) makes ``Model.train`` resume at that epoch. A
+``.keras`` model file (``model.save``) cannot hold a tfspore network and raises a
+NotImplementedError naming the callback. ``keras.callbacks.SwapEMAWeights`` needs a Keras
+optimizer with ``use_ema=True`` and raises a ValueError saying so.
+
+CSVLogger's columns are the logs of the first epoch; Keras adds ``val_<name>`` columns when
+those logs have none (for a ``validation_freq`` > 1), which in a plain ``Model.train`` are
+columns that never get a value, so the bridge fixes the columns to the logged keys unless the
+run validates (``Model.fit`` with a ``valid_dataset``).
 
 Example:
     >>> import keras
@@ -29,6 +41,8 @@ Example:
 """
 from __future__ import annotations
 
+import io
+import os
 from typing import Any
 
 import numpy as np
@@ -36,9 +50,8 @@ import numpy as np
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.train.callback._callback import (Callback, RunContext, _InternalCallbackParam, _PUBLIC_CALLBACK_NAMES,
-                                              _handle_loss, _is_tensor, _to_numpy)
-from tfspore.train.callback._time_monitor import TimeMonitor
+from tfspore.train import _atomic
+from tfspore.train.callback._callback_base import Callback, RunContext, _handle_loss, _is_tensor, _to_numpy
 
 
 def _as_float(value: Any) -> float | None:
@@ -100,8 +113,13 @@ class _Layer:
 class _OptimizerView:
     """``model.optimizer`` as Keras callbacks use it: ``learning_rate`` and ``iterations``."""
 
+    built = True  # tfspore's optimizer creates its state with the network: nothing to build
+
     def __init__(self, view: "_KerasModelView") -> None:
         self._view = view
+
+    def build(self, variables: Any) -> None:
+        """Nothing to do (Keras callbacks call it before loading weights into an unbuilt optimizer)."""
 
     @property
     def _optimizer(self) -> Any:
@@ -139,12 +157,17 @@ class _OptimizerView:
 class _KerasModelView:
     """The model a bridged Keras callback sees (``callback.model``)."""
 
-    def __init__(self, cb_params: dict) -> None:
+    built = True  # a Cell's Parameters exist from its construction
+
+    def __init__(self, cb_params: dict, keras_callback: Any = None) -> None:
         self.cb_params = cb_params
         self.stop_training = False
         self.train_steps = 0
         self.train_function = None
         self.metrics: list = []
+        self.history = None
+        self._initial_epoch = None  # set by keras.callbacks.BackupAndRestore when it restores
+        self._keras_callback = keras_callback
 
     @property
     def network(self) -> Any:
@@ -168,6 +191,10 @@ class _KerasModelView:
     def weights(self) -> list:
         return _Layer(self.network).weights
 
+    @property
+    def trainable_variables(self) -> list:
+        return [_Weight(p) for p in self.network.trainable_params()]
+
     def get_weights(self) -> list:
         """list: copies of the network's parameter values, in parameter order."""
         return [np.array(p.asnumpy(), copy=True) for p in self.network.get_parameters()]
@@ -180,11 +207,66 @@ class _KerasModelView:
         for param, value in zip(params, weights):
             param.assign_value(value)
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("A tfspore network can't be saved as a Keras model; use "
-                                  "tfspore.train.ModelCheckpoint or tfspore.save_checkpoint.")
+    def _state_params(self) -> list:
+        network = self.cb_params.get("train_network") or self.network
+        return list(network.get_parameters())
 
-    save_weights = save
+    def save_weights(self, filepath: str, overwrite: bool = True, **kwargs: Any) -> None:
+        """Write every Parameter of the train network (weights and optimizer state) to an HDF5 file.
+
+        Args:
+            filepath: the file (Keras callbacks use ``*.weights.h5``); replaced atomically.
+            overwrite: whether an existing file may be replaced.
+
+        Raises:
+            FileExistsError: when the file exists and ``overwrite`` is False.
+        """
+        import h5py  # pylint: disable=import-outside-toplevel
+        filepath = str(filepath)
+        if not overwrite and os.path.exists(filepath):
+            raise FileExistsError(f"save_weights: {filepath} exists and overwrite is False.")
+        buffer = io.BytesIO()
+        with h5py.File(buffer, "w") as h5:
+            group = h5.create_group("tfspore_parameters")
+            for i, param in enumerate(self._state_params()):
+                dataset = group.create_dataset(str(i), data=param.asnumpy())
+                dataset.attrs["name"] = param.name
+        directory = os.path.dirname(filepath)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        with _atomic.atomic_write(filepath, final_mode=None) as f:
+            f.write(buffer.getvalue())
+
+    def load_weights(self, filepath: str, **kwargs: Any) -> None:
+        """Assign the Parameters saved by :meth:`save_weights` to the train network's, by name.
+
+        Args:
+            filepath: the HDF5 file.
+
+        Raises:
+            ValueError: when the file lacks a Parameter of the network or a shape differs.
+        """
+        import h5py  # pylint: disable=import-outside-toplevel
+        with h5py.File(str(filepath), "r") as h5:
+            if "tfspore_parameters" not in h5:
+                raise ValueError(f"load_weights: {filepath} was not written by a tfspore Model's Keras callback.")
+            saved = {ds.attrs["name"]: ds[()] for ds in h5["tfspore_parameters"].values()}
+        params = self._state_params()
+        missing = [p.name for p in params if p.name not in saved]
+        if missing:
+            raise ValueError(f"load_weights: {filepath} has no value for the Parameters {missing}.")
+        for param in params:
+            value = np.asarray(saved[param.name])
+            if tuple(value.shape) != tuple(param.shape):
+                raise ValueError(f"load_weights: {param.name} has shape {tuple(param.shape)} in the network but "
+                                 f"{tuple(value.shape)} in {filepath}.")
+            param.assign_value(Tensor(value.astype(param.asnumpy().dtype)))
+
+    def save(self, filepath: Any = None, *args: Any, **kwargs: Any) -> None:
+        name = type(self._keras_callback).__name__ if self._keras_callback is not None else "A Keras callback"
+        raise NotImplementedError(f"keras.callbacks.{name} tried to save a .keras model ({filepath}), which cannot "
+                                  "hold a tfspore network: use save_weights_only=True (an HDF5 file of the "
+                                  "Parameters), or tfspore's ModelCheckpoint for MindSpore .ckpt files.")
 
 
 class KerasCallbackBridge(Callback):
@@ -211,6 +293,11 @@ class KerasCallbackBridge(Callback):
         self._train_loss = _RunningMean()
         self._eval_loss = _RunningMean()
         self._last_epoch_logs: dict = {}
+        self._expects_validation = False
+
+    def expect_validation(self) -> None:
+        """Note that this training validates (``Model.fit`` with a ``valid_dataset``) until it ends."""
+        self._expects_validation = True
 
     def __repr__(self) -> str:
         return f"KerasCallbackBridge({self.keras_callback!r})"
@@ -218,7 +305,7 @@ class KerasCallbackBridge(Callback):
     # ---------------------------------------------------------------- plumbing
     def _bind(self, cb_params: dict) -> _KerasModelView:
         if self._view is None or self._view.cb_params is not cb_params:
-            self._view = _KerasModelView(cb_params)
+            self._view = _KerasModelView(cb_params, self.keras_callback)
             self.keras_callback.set_model(self._view)
         return self._view
 
@@ -250,16 +337,37 @@ class KerasCallbackBridge(Callback):
     def on_train_begin(self, run_context: RunContext) -> None:
         """Bind the model view, set Keras's params and call ``on_train_begin``."""
         cb_params = run_context.original_args()
+        self._refuse_unsupported()
         self._view = None
         view = self._bind(cb_params)
         view.stop_training = False
         self._in_train = True
         self._params_final = False
         self._last_epoch_logs = {}
-        self.keras_callback.set_params({"verbose": 1, "epochs": cb_params.get("epoch_num", 1),
+        start = cb_params.get("initial_epoch")
+        if start is not None:  # Keras's "epochs" is the final epoch index (initial_epoch + count)
+            self._params_final = True
+        self.keras_callback.set_params({"verbose": 1, "epochs": cb_params.get("epoch_num", 1) + (start or 0),
                                         "steps": cb_params.get("batch_num")})
         self.keras_callback.on_train_begin(logs={})
+        self._resume(cb_params, view)
         self._check_stop(run_context)
+
+    @staticmethod
+    def _resume(cb_params: dict, view: _KerasModelView) -> None:
+        """Move the start of training to the epoch a Keras callback restored (BackupAndRestore)."""
+        restored = view._initial_epoch
+        view._initial_epoch = None
+        if restored is None:
+            return
+        start = cb_params.get("initial_epoch")
+        if start is None:
+            raise RuntimeError(f"A Keras callback restored training at epoch {restored}, but this Model cannot "
+                               "resume at a later epoch: pass initial_epoch to Model.train.")
+        if int(restored) > start:
+            steps = cb_params.get("batch_num") or 0
+            cb_params.cur_step_num = cb_params.get("cur_step_num", 0) + (int(restored) - start) * steps
+            cb_params.initial_epoch = int(restored)
 
     def on_train_epoch_begin(self, run_context: RunContext) -> None:
         """Call ``on_epoch_begin(epoch)`` (0-based, absolute)."""
@@ -296,9 +404,26 @@ class KerasCallbackBridge(Callback):
         if self._train_loss.value is not None:
             logs["loss"] = self._train_loss.value
         logs.update(self._metric_logs(cb_params, "val_"))
+        self._fix_csv_columns(logs)
         self.keras_callback.on_epoch_end(cb_params.cur_epoch_num - 1, logs=logs)
         self._last_epoch_logs = logs
         self._check_stop(run_context)
+
+    def _refuse_unsupported(self) -> None:
+        """Keras callbacks that need what a tfspore Model does not have raise, saying why."""
+        import keras  # pylint: disable=import-outside-toplevel  # loaded: this is a Keras callback
+        if isinstance(self.keras_callback, keras.callbacks.SwapEMAWeights):
+            raise ValueError("keras.callbacks.SwapEMAWeights needs a Keras optimizer with use_ema=True, which keeps "
+                             "moving averages of the weights; tfspore's optimizers keep none, so it cannot run in "
+                             "Model.train / fit.")
+
+    def _fix_csv_columns(self, logs: dict) -> None:
+        """CSVLogger's columns: the logged keys when the run does not validate (no phantom ``val_*``)."""
+        import keras  # pylint: disable=import-outside-toplevel  # loaded: this is a Keras callback
+        csv_logger = self.keras_callback
+        if (isinstance(csv_logger, keras.callbacks.CSVLogger) and getattr(csv_logger, "keys", None) is None
+                and not self._expects_validation and not any(k.startswith("val_") for k in logs)):
+            csv_logger.keys = sorted(logs)
 
     def on_train_end(self, run_context: RunContext) -> None:
         """Call ``on_train_end(logs)`` with the last epoch's logs."""
@@ -306,12 +431,15 @@ class KerasCallbackBridge(Callback):
             self.keras_callback.on_train_end(logs=dict(self._last_epoch_logs))
         finally:
             self._in_train = False
+            self._expects_validation = False
 
     # ------------------------------------------------------------------- eval
     def on_eval_begin(self, run_context: RunContext) -> None:
         """Call ``on_test_begin`` (after binding the model and params for a standalone eval)."""
         cb_params = run_context.original_args()
-        if not self._in_train:
+        if self._in_train:
+            self._expects_validation = True
+        else:
             self._view = None
             self._bind(cb_params).stop_training = False
             self.keras_callback.set_params({"verbose": 1, "epochs": 1, "steps": cb_params.get("batch_num")})
@@ -341,214 +469,3 @@ class KerasCallbackBridge(Callback):
             logs["loss"] = self._eval_loss.value  # the mean over the evaluation, as in Keras
         self.keras_callback.on_test_end(logs=logs)
         self._check_stop(run_context)
-
-
-# ------------------------------------------------------------------------ tfspore -> Keras
-class _LearningRateView:
-    """A Keras optimizer's learning rate as tfspore's LearningRateScheduler reads and writes it."""
-
-    def __init__(self, optimizer: Any) -> None:
-        self._optimizer = optimizer
-
-    def asnumpy(self) -> np.ndarray:
-        return np.asarray(float(np.asarray(self._optimizer.learning_rate)), np.float32)
-
-    def assign_value(self, value: Any) -> None:
-        self._optimizer.learning_rate = float(np.asarray(_to_numpy(value) if _is_tensor(value) else value))
-
-
-class _KerasOptimizerView:
-    def __init__(self, optimizer: Any) -> None:
-        self.keras_optimizer = optimizer
-        self.learning_rate = _LearningRateView(optimizer)
-
-
-_ADAPTER_CLASS: Any = None
-
-
-def _adapter_class() -> type:
-    global _ADAPTER_CLASS
-    if _ADAPTER_CLASS is not None:
-        return _ADAPTER_CLASS
-    import keras
-
-    class TfsporeCallbackAdapter(keras.callbacks.Callback):
-        """A tfspore callback running inside ``keras.Model.fit`` / ``evaluate``."""
-
-        def __init__(self, callback: Callback) -> None:
-            super().__init__()
-            self.callback = callback
-            self._cb: _InternalCallbackParam | None = None
-            self._run_context: RunContext | None = None
-            self._eval_cb: _InternalCallbackParam | None = None
-            self._eval_context: RunContext | None = None
-            self._in_fit = False
-            self._entered = False
-
-        def _base_params(self, mode: str) -> _InternalCallbackParam:
-            cb = _InternalCallbackParam()
-            cb.train_network = self.model
-            cb.network = self.model
-            opt = getattr(self.model, "optimizer", None)
-            cb.optimizer = _KerasOptimizerView(opt) if opt is not None else None
-            cb.loss_fn = getattr(self.model, "loss", None)
-            cb.mode = mode
-            cb.cur_step_num = 0
-            cb.batch_num = (self.params or {}).get("steps") or 0
-            cb.dataset_sink_mode = False
-            cb.parallel_mode = "stand_alone"
-            cb.device_number = 1
-            cb.last_save_ckpt_step = None
-            cb.latest_ckpt_file = None
-            return cb
-
-        def _enter(self) -> None:
-            if not self._entered:
-                self.callback.__enter__()
-                self._entered = True
-
-        def _exit(self) -> None:
-            if self._entered:
-                self._entered = False
-                self.callback.__exit__(None, None, None)
-
-        def _sync_stop(self, run_context: RunContext) -> None:
-            if run_context.get_stop_requested():
-                self.model.stop_training = True
-
-        # ------------------------------------------------------------- train
-        def on_train_begin(self, logs: dict | None = None) -> None:
-            self._in_fit = True
-            self._cb = self._base_params("train")
-            self._cb.epoch_num = (self.params or {}).get("epochs", 1)
-            self._run_context = RunContext(self._cb)
-            self._enter()
-            self.callback.on_train_begin(self._run_context)
-            self._sync_stop(self._run_context)
-
-        def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
-            self._cb.cur_epoch_num = epoch + 1
-            self.callback.on_train_epoch_begin(self._run_context)
-            self._sync_stop(self._run_context)
-
-        def on_train_batch_begin(self, batch: int, logs: dict | None = None) -> None:
-            self._cb.cur_step_num += 1
-            self.callback.on_train_step_begin(self._run_context)
-            self._sync_stop(self._run_context)
-
-        def on_train_batch_end(self, batch: int, logs: dict | None = None) -> None:
-            loss = (logs or {}).get("loss")
-            if loss is not None:
-                self._cb.net_outputs = Tensor(np.float32(np.asarray(loss)))
-            self.callback.on_train_step_end(self._run_context)
-            self._sync_stop(self._run_context)
-
-        def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
-            logs = logs or {}
-            metrics = {k[4:]: v for k, v in logs.items() if k.startswith("val_")}
-            if metrics:
-                self._cb.metrics = metrics
-                results = dict(metrics)
-                if "loss" in metrics:
-                    results["eval_loss"] = metrics["loss"]
-                self._cb.eval_results = results
-            self.callback.on_train_epoch_end(self._run_context)
-            self._cb.pop("metrics", None)
-            self._cb.pop("eval_results", None)
-            self._sync_stop(self._run_context)
-
-        def on_train_end(self, logs: dict | None = None) -> None:
-            try:
-                self.callback.on_train_end(self._run_context)
-            finally:
-                self._in_fit = False
-                self._exit()
-
-        # -------------------------------------------------------------- eval
-        def _eval_runs(self) -> bool:
-            name = type(self.callback).__name__
-            return not self._in_fit or name not in _PUBLIC_CALLBACK_NAMES or isinstance(self.callback, TimeMonitor)
-
-        def on_test_begin(self, logs: dict | None = None) -> None:
-            if not self._eval_runs():
-                return
-            self._eval_cb = self._cb if self._in_fit else self._base_params("eval")
-            if self._in_fit:
-                self._saved = {k: self._eval_cb.get(k) for k in ("mode", "cur_step_num", "batch_num")}
-                self._eval_cb.mode = "eval"
-                self._eval_cb.cur_step_num = 0
-                self._eval_cb.batch_num = 0
-            else:
-                self._enter()
-            self._eval_context = RunContext(self._eval_cb)
-            self.callback.on_eval_begin(self._eval_context)
-            self.callback.on_eval_epoch_begin(self._eval_context)
-
-        def on_test_batch_begin(self, batch: int, logs: dict | None = None) -> None:
-            if self._eval_context is None:
-                return
-            self._eval_cb.cur_step_num += 1
-            if not self._eval_cb.batch_num:
-                self._eval_cb.batch_num = (self.params or {}).get("steps") or 10 ** 9
-            self.callback.on_eval_step_begin(self._eval_context)
-
-        def on_test_batch_end(self, batch: int, logs: dict | None = None) -> None:
-            if self._eval_context is None:
-                return
-            loss = (logs or {}).get("loss")
-            if loss is not None:
-                self._eval_cb.net_outputs = Tensor(np.float32(np.asarray(loss)))
-            self.callback.on_eval_step_end(self._eval_context)
-
-        def on_test_end(self, logs: dict | None = None) -> None:
-            if self._eval_context is None:
-                return
-            try:
-                self._eval_cb.batch_num = self._eval_cb.cur_step_num or 1
-                self.callback.on_eval_epoch_end(self._eval_context)
-                self._eval_cb.metrics = dict(logs or {})
-                self.callback.on_eval_end(self._eval_context)
-            finally:
-                if self._in_fit:
-                    self._eval_cb.pop("metrics", None)
-                    for key, value in self._saved.items():
-                        self._eval_cb[key] = value
-                else:
-                    self._exit()
-                self._eval_context = None
-
-    _ADAPTER_CLASS = TfsporeCallbackAdapter
-    return _ADAPTER_CLASS
-
-
-def as_keras_callback(callback: Callback) -> Any:
-    """Wrap a tfspore callback for ``keras.Model.fit`` / ``evaluate``.
-
-    The callback receives MindSpore-style ``cb_params``: ``cur_epoch_num``, ``cur_step_num``
-    (global), ``batch_num`` (Keras's steps per epoch), ``epoch_num``, ``mode``, ``net_outputs``
-    (a Tensor of Keras's logged loss, the running mean of the epoch), ``train_network`` and
-    ``network`` (the Keras model), ``optimizer`` (a view whose ``learning_rate`` LearningRateScheduler
-    can read and set) and, at the end of a validated epoch, ``metrics`` and ``eval_results``
-    (from the ``val_*`` logs). ``run_context.request_stop()`` sets ``model.stop_training``.
-    LossMonitor, TimeMonitor, History, LambdaCallback, EarlyStopping (``loss`` / ``eval_loss``
-    / metric names), LearningRateScheduler and ModelCheckpoint (the model's weights, named by
-    their Keras paths) work this way.
-
-    Args:
-        callback: a tfspore :class:`Callback`.
-
-    Returns:
-        keras.callbacks.Callback: the adapter.
-
-    Raises:
-        TypeError: when ``callback`` is not a tfspore Callback.
-
-    Example:
-        >>> keras_model.fit(x, y, epochs=2, callbacks=[as_keras_callback(LossMonitor())])  # doctest: +SKIP
-        epoch: 1 step: 1, loss is 2.3025851249694824
-    """
-    if not isinstance(callback, Callback):
-        raise TypeError("For 'as_keras_callback', the argument 'callback' must be a tfspore Callback, but got "
-                        f"{callback!r} of type {type(callback).__name__}.")
-    return _adapter_class()(callback)
-

@@ -41,7 +41,8 @@ from typing import Any, Callable
 import numpy as np
 
 from tfspore import context as _context
-from tfspore._internal import validator
+from tfspore._internal import rank_dirs, validator
+from tfspore._internal.proto import lineage_pb2
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.train.callback._callback import Callback, RunContext
@@ -109,7 +110,10 @@ class SummaryCollector(Callback):
     (``ops.ScalarSummary``, ...) is always recorded at the collection steps.
 
     Args:
-        summary_dir (str): The directory of the summary files, created if missing.
+        summary_dir (str): The directory of the summary files, created if missing. In a job of
+            several processes it is the run of the rank its name ends with (rank 0 when it ends
+            with no rank); the other ranks write into ``summary_dir/rank_<rank>``, each its own
+            TensorBoard run with its own ``ckpt_dir``.
         collect_freq (int): Collect every ``collect_freq`` steps (epochs in dataset sink mode); the
             first step is always collected. Default: 10.
         num_process (int): Accepted for compatibility (MindSpore's writer processes). Default: 32.
@@ -161,7 +165,8 @@ class SummaryCollector(Callback):
                  custom_lineage_data: dict | None = None, collect_tensor_freq: int | None = None,
                  max_file_size: int | None = None, export_options: dict | None = None) -> None:
         super().__init__()
-        self._summary_dir = make_directory(summary_dir, "summary_dir")
+        # in a job of several processes: this rank's own run folder (see SummaryRecord)
+        self._summary_dir = make_directory(rank_dirs.rank_directory(make_directory(summary_dir, "summary_dir")))
         self._record: Any = None
 
         self._check_positive("collect_freq", collect_freq)
@@ -871,11 +876,10 @@ def _network_graph(network: Any) -> Any:
 
 def _lineage_value(kind: str, data: dict) -> Any:
     """The lineage ``data`` as the protobuf message ``SummaryRecord.add_value`` takes for plugin ``kind``."""
-    from tfspore.train.summary import _protos  # pylint: disable=import-outside-toplevel
     if kind == "train_lineage":
-        return _train_lineage_message(_protos.TrainLineage(), data)
+        return _train_lineage_message(lineage_pb2.TrainLineage(), data)
     if kind == "eval_lineage":
-        message = _protos.EvaluationLineage()
+        message = lineage_pb2.EvaluationLineage()
         if data.get(LineageMetadata.metrics) is not None:
             message.metric = data[LineageMetadata.metrics]
         if data.get(LineageMetadata.valid_dataset_path) is not None:
@@ -884,12 +888,12 @@ def _lineage_value(kind: str, data: dict) -> Any:
             message.valid_dataset.valid_dataset_size = data[LineageMetadata.valid_dataset_size]
         return message
     if kind == "custom_lineage_data":
-        message = _protos.UserDefinedInfo()
+        message = lineage_pb2.UserDefinedInfo()
         for key, value in data.items():
             field = "map_int32" if isinstance(value, int) else "map_double" if isinstance(value, float) else "map_str"
             getattr(message.user_info.add(), field)[key] = value
         return message
-    message = _protos.DatasetGraph()
+    message = lineage_pb2.DatasetGraph()
     _dataset_graph_message(dict(data), message)
     return message
 

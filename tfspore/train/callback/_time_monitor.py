@@ -5,7 +5,7 @@ import time
 from typing import Any
 
 from tfspore._internal import validator
-from tfspore.train.callback._callback import Callback, RunContext
+from tfspore.train.callback._callback_base import Callback, RunContext
 
 
 class TimeMonitor(Callback):

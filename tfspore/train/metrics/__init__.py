@@ -1,7 +1,8 @@
-"""``tfspore.train.metrics``: evaluation metrics (MindSpore's ``mindspore.train.metrics``).
+"""``tfspore.train.metrics``: MindSpore's evaluation metrics (``mindspore.train.metrics``).
 
-Metrics accumulate on the host with numpy. ``Model(..., metrics={'acc', 'loss'})`` builds them by
-name through :func:`get_metrics`; :func:`names` lists the names.
+The metrics are defined in :mod:`tfspore.nn.metrics` (``nn`` is the lower layer: ``nn`` never
+imports ``train``); this package and its submodules (``tfspore.train.metrics.accuracy`` ...) are
+MindSpore's import paths to them.
 
 Example:
     >>> import numpy as np
@@ -11,125 +12,17 @@ Example:
     >>> float(acc.eval())
     0.5
 """
-from __future__ import annotations
+from tfspore.nn.metrics import (MAE, MSE, ROC, Accuracy, BleuScore, ConfusionMatrix,  # noqa: F401
+                                ConfusionMatrixMetric, CosineSimilarity, Dice, F1, Fbeta, HausdorffDistance, Loss,
+                                MeanSurfaceDistance, Metric, OcclusionSensitivity, Perplexity, Precision, Recall,
+                                RootMeanSquareDistance, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
+                                TopKCategoricalAccuracy, __factory__, auc, get_metric_fn, get_metrics, names,
+                                rearrange_inputs)
 
-from typing import Any
-
-from tfspore.train.metrics.accuracy import Accuracy
-from tfspore.train.metrics.auc import auc
-from tfspore.train.metrics.bleu_score import BleuScore
-from tfspore.train.metrics.confusion_matrix import ConfusionMatrix, ConfusionMatrixMetric
-from tfspore.train.metrics.cosine_similarity import CosineSimilarity
-from tfspore.train.metrics.dice import Dice
-from tfspore.train.metrics.error import MAE, MSE
-from tfspore.train.metrics.fbeta import F1, Fbeta
-from tfspore.train.metrics.hausdorff_distance import HausdorffDistance
-from tfspore.train.metrics.loss import Loss
-from tfspore.train.metrics.mean_surface_distance import MeanSurfaceDistance
-from tfspore.train.metrics.metric import Metric, rearrange_inputs
-from tfspore.train.metrics.occlusion_sensitivity import OcclusionSensitivity
-from tfspore.train.metrics.perplexity import Perplexity
-from tfspore.train.metrics.precision import Precision
-from tfspore.train.metrics.recall import Recall
-from tfspore.train.metrics.roc import ROC
-from tfspore.train.metrics.root_mean_square_surface_distance import RootMeanSquareDistance
-from tfspore.train.metrics.topk import Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
-
+# MindSpore's mindspore.train.metrics.__all__ (get_metrics is importable but not listed)
 __all__ = [
     "names", "get_metric_fn", "Accuracy", "MAE", "MSE", "Metric", "rearrange_inputs", "Precision",
     "HausdorffDistance", "Recall", "Fbeta", "BleuScore", "CosineSimilarity", "OcclusionSensitivity", "F1", "Dice",
     "ROC", "auc", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Loss",
     "MeanSurfaceDistance", "RootMeanSquareDistance", "Perplexity", "ConfusionMatrix", "ConfusionMatrixMetric",
 ]
-
-__factory__ = {
-    "accuracy": Accuracy,
-    "acc": Accuracy,
-    "precision": Precision,
-    "recall": Recall,
-    "F1": F1,
-    "dice": Dice,
-    "roc": ROC,
-    "auc": auc,
-    "bleu_score": BleuScore,
-    "cosine_similarity": CosineSimilarity,
-    "occlusion_sensitivity": OcclusionSensitivity,
-    "topk": TopKCategoricalAccuracy,
-    "hausdorff_distance": HausdorffDistance,
-    "top_1_accuracy": Top1CategoricalAccuracy,
-    "top_5_accuracy": Top5CategoricalAccuracy,
-    "mae": MAE,
-    "mse": MSE,
-    "loss": Loss,
-    "mean_surface_distance": MeanSurfaceDistance,
-    "root_mean_square_distance": RootMeanSquareDistance,
-    "perplexity": Perplexity,
-    "confusion_matrix": ConfusionMatrix,
-    "confusion_matrix_metric": ConfusionMatrixMetric,
-}
-
-
-def names() -> list[str]:
-    """The metric names :func:`get_metric_fn` (and a ``Model`` metrics set) accept, sorted.
-
-    Example:
-        >>> from tfspore.train.metrics import names
-        >>> 'acc' in names()
-        True
-    """
-    return sorted(__factory__.keys())
-
-
-def get_metric_fn(name: str, *args: Any, **kwargs: Any) -> Any:
-    """Build the metric registered under ``name`` (see :func:`names`).
-
-    Args:
-        name: the metric's name, e.g. ``'acc'``, ``'loss'``, ``'top_5_accuracy'``.
-        *args: the metric's constructor arguments.
-        **kwargs: the metric's constructor keyword arguments.
-
-    Returns:
-        The metric object (for ``'auc'``, the result of calling :func:`auc` with the arguments).
-
-    Raises:
-        KeyError: for an unknown name.
-
-    Example:
-        >>> from tfspore.train.metrics import get_metric_fn
-        >>> metric = get_metric_fn('precision', eval_type='classification')
-    """
-    if name not in __factory__:
-        raise KeyError(f"For 'get_metric_fn', unsupported metric {name}, please refer to official website for more "
-                       f"details about supported metrics.")
-    return __factory__[name](*args, **kwargs)
-
-
-def get_metrics(metrics: Any) -> dict | None:
-    """The metrics of a ``Model``: None, a dict of name to :class:`Metric`, or a set of metric names.
-
-    Args:
-        metrics: None, ``{name: Metric}``, or ``{'acc', 'loss', ...}``.
-
-    Returns:
-        None, or a dict of name to metric object.
-
-    Raises:
-        TypeError: for another type, or a dict with a non-str key or a non-Metric value.
-        KeyError: for an unknown name in a set.
-
-    Example:
-        >>> from tfspore.train.metrics import get_metrics
-        >>> sorted(get_metrics({'acc', 'loss'}))
-        ['acc', 'loss']
-    """
-    if metrics is None:
-        return metrics
-    if isinstance(metrics, dict):
-        for name, metric in metrics.items():
-            if not isinstance(name, str) or not isinstance(metric, Metric):
-                raise TypeError(f"For 'get_metrics', if 'metrics' is dict, the key in 'metrics' must be string and "
-                                f"value in 'metrics' must be Metric, but got key:{type(name)}, value:{type(metric)}.")
-        return metrics
-    if isinstance(metrics, set):
-        return {name: get_metric_fn(name) for name in metrics}
-    raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, dict or set, but got {metrics}")

@@ -31,7 +31,8 @@ from tensorboard.plugins.hparams import summary_v2 as hparams_summary
 from tensorboard.plugins.text import metadata as text_metadata
 from tensorboard.util import tensor_util
 
-from tfspore.train.summary import _protos
+from tfspore._internal.proto import anf_ir_pb2, lineage_pb2
+from tfspore._internal.proto import summary_pb2 as ms_summary_pb2
 
 _logger = logging.getLogger("tfspore")
 
@@ -161,7 +162,7 @@ def image_value(tag: str, np_value: np.ndarray) -> summary_pb2.Summary.Value | N
     return summary_pb2.Summary.Value(tag=tag, image=image)
 
 
-def _landscape_array(tensor: "_protos.TensorProto") -> np.ndarray:
+def _landscape_array(tensor: "anf_ir_pb2.TensorProto") -> np.ndarray:
     data = np.asarray(tensor.float_data, dtype=np.float32)
     return data.reshape(tuple(tensor.dims)) if len(tensor.dims) else data
 
@@ -177,7 +178,7 @@ def _heat_map(z: np.ndarray) -> np.ndarray:
 
 def landscape_values(tag: str, serialized: bytes) -> list:
     """The values of a ``LossLandscape``: its grid as tensors and a heat-map image of the loss surface."""
-    landscape = _protos.LossLandscape.FromString(serialized)
+    landscape = ms_summary_pb2.LossLandscape.FromString(serialized)
     values = []
     for axis in ("x", "y", "z"):
         field = getattr(landscape.landscape, axis)
@@ -213,7 +214,7 @@ def _hparam(value):
     return str(value)
 
 
-def _user_info(info: "_protos.UserDefinedInfo", prefix: str = "") -> dict:
+def _user_info(info: "lineage_pb2.UserDefinedInfo", prefix: str = "") -> dict:
     """The flat ``{key: value}`` of a ``UserDefinedInfo`` (nested dicts joined with '/')."""
     out: dict = {}
     for mapping in (info.map_int32, info.map_str, info.map_double):
@@ -226,7 +227,7 @@ def _user_info(info: "_protos.UserDefinedInfo", prefix: str = "") -> dict:
     return out
 
 
-def _train_hparams(lineage: "_protos.TrainLineage") -> tuple[dict, dict]:
+def _train_hparams(lineage: "lineage_pb2.TrainLineage") -> tuple[dict, dict]:
     """(hyper-parameters, metrics) of a ``TrainLineage``."""
     hparams: dict = {}
     for sub in (lineage.hyper_parameters, lineage.train_dataset, lineage.model):
@@ -243,7 +244,7 @@ def _train_hparams(lineage: "_protos.TrainLineage") -> tuple[dict, dict]:
     return hparams, metrics
 
 
-def _eval_hparams(lineage: "_protos.EvaluationLineage") -> tuple[dict, dict]:
+def _eval_hparams(lineage: "lineage_pb2.EvaluationLineage") -> tuple[dict, dict]:
     """(hyper-parameters, metrics) of an ``EvaluationLineage`` (its ``metric`` is a JSON dict)."""
     hparams = {field.name: value for field, value in lineage.valid_dataset.ListFields()}
     metrics: dict = {}
@@ -257,8 +258,8 @@ def _eval_hparams(lineage: "_protos.EvaluationLineage") -> tuple[dict, dict]:
     return hparams, metrics
 
 
-_LINEAGE_TYPES = {"train_lineage": _protos.TrainLineage, "eval_lineage": _protos.EvaluationLineage,
-                  "dataset_graph": _protos.DatasetGraph, "custom_lineage_data": _protos.UserDefinedInfo}
+_LINEAGE_TYPES = {"train_lineage": lineage_pb2.TrainLineage, "eval_lineage": lineage_pb2.EvaluationLineage,
+                  "dataset_graph": lineage_pb2.DatasetGraph, "custom_lineage_data": lineage_pb2.UserDefinedInfo}
 
 
 def lineage_values(plugin: str, serialized: bytes, hparams: dict) -> tuple[list, list]:

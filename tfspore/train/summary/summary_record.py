@@ -14,6 +14,13 @@ files are TensorBoard event files (``tensorboard --logdir <log_dir>`` shows them
 * ``export_{seconds}/tensor/{url-quoted tag}_{step}.npy``: the tensors, with
   ``export_options={'tensor_format': 'npy'}``.
 
+``{device_id}`` is the rank in a job of several ranks (``get_rank()`` when ``get_group_size() > 1``),
+as MindSpore names it. TensorBoard shows each folder as one run, so in a job of several processes
+each rank writes into a folder of its own (:func:`tfspore._internal.rank_dirs.rank_directory`):
+``log_dir`` itself when its name ends with the rank (the model zoo's ``summary_dir + "/rank_" +
+str(rank)``) or, on rank 0, with no rank; else ``log_dir/rank_<rank>``. ``tensorboard --logdir
+<log_dir>`` on a shared ``log_dir`` then lists rank 0's run ``.`` and the runs ``rank_1``, ...
+
 Example:
     >>> from tfspore import Tensor
     >>> from tfspore.train.summary import SummaryRecord
@@ -39,8 +46,10 @@ import numpy as np
 import tensorflow as tf
 from tensorboard.compat.proto import event_pb2, summary_pb2
 
+from tfspore._internal import rank_dirs
+from tfspore._internal.proto import lineage_pb2
 from tfspore.ops.operations import _summary_ops
-from tfspore.train.summary import _adapter, _graph, _protos
+from tfspore.train.summary import _adapter, _graph
 from tfspore.train.summary._writer import EventFile
 from tfspore.train.summary.enums import PluginEnum
 
@@ -51,8 +60,8 @@ __all__ = ["SummaryRecord", "process_export_options"]
 _DEFAULT_EXPORT_OPTIONS = {'tensor_format': {'npy', None}}
 _NAME_REGEX = r"^\w+[0-9a-zA-Z\_\.]*$"
 _TENSOR_PLUGINS = ('tensor', 'scalar', 'image', 'histogram')
-_LINEAGE_PLUGINS = {'train_lineage': _protos.TrainLineage, 'eval_lineage': _protos.EvaluationLineage,
-                    'dataset_graph': _protos.DatasetGraph, 'custom_lineage_data': _protos.UserDefinedInfo}
+_LINEAGE_PLUGINS = {'train_lineage': lineage_pb2.TrainLineage, 'eval_lineage': lineage_pb2.EvaluationLineage,
+                    'dataset_graph': lineage_pb2.DatasetGraph, 'custom_lineage_data': lineage_pb2.UserDefinedInfo}
 _OP_TAGS = {"TensorSummary": "[:Tensor]", "ScalarSummary": "[:Scalar]", "ImageSummary": "[:Image]",
             "HistogramSummary": "[:Histogram]"}
 _instance_lock = threading.Lock()
@@ -174,7 +183,10 @@ class SummaryRecord:
     The summary file is named
     ``{file_prefix}.out.tfevents.summary.{seconds}.{device_id}.{hostname}{file_suffix}`` (MindSpore's
     name with ``tfevents``, so TensorBoard reads it); lineage goes to the same name with the
-    suffix ``_lineage``. Files are created at the first write and are read-only once closed.
+    suffix ``_lineage``. Files are created at the first write and are read-only once closed. In a
+    job of several processes each rank has its own folder, one TensorBoard run: ``log_dir`` for
+    the rank its name ends with (rank 0 when it ends with no rank), ``log_dir/rank_<rank>`` for
+    the others.
 
     Args:
         log_dir: the directory of the summary files (created if missing).
@@ -251,6 +263,9 @@ class SummaryRecord:
                             f"'{_type_name(network)}'.")
         self._export_options = process_export_options(export_options)
         path = _make_log_dir(log_dir)
+        run_dir = rank_dirs.rank_directory(path)
+        if run_dir != path:  # one TensorBoard run per rank of a job
+            path = _make_log_dir(run_dir)
 
         self.base_log_dir = log_dir
         self.file_prefix, self.file_suffix = file_prefix, file_suffix

@@ -1,17 +1,20 @@
-"""Non-sink GRAPH_MODE steps that fetch their batch inside the compiled call (tfspore/train/_fetch_step.py).
+"""The step engine (tfspore/train/_engine.py): its three ways to run a step, and who uses them.
 
-Model takes that path when the batches have static shapes and no callback can read the batch at
-step begin; otherwise each batch is fetched eagerly before step_begin. Both paths must train
-the same, call the callbacks the same, and hand the same batch to step_end.
+A non-sink GRAPH_MODE step fetches its batch inside the compiled call when the batches have
+static shapes and no callback can read the batch at step begin; otherwise each batch is fetched
+eagerly before step_begin. Both paths must train the same, call the callbacks the same, and hand
+the same batch to step_end. N steps in one compiled loop (sink) must equal N single steps, and
+nothing may be traced again per epoch or per train call.
 """
 import numpy as np
 import pytest
+import tensorflow as tf
 
 import tfspore as ms
 import tfspore.dataset as ds
 from tfspore import nn
 from tfspore.train import Model
-from tfspore.train import _fetch_step
+from tfspore.train import _engine
 from tfspore.train.callback import Callback, LossMonitor, TimeMonitor
 
 
@@ -58,13 +61,13 @@ def _train(callbacks, data=None, epochs=2):
 @pytest.fixture()
 def count_fetching(monkeypatch):
     calls = []
-    original = _fetch_step.FetchingStep.__call__
+    original = _engine.StepEngine.step_on_iterator
 
     def counted(self, iterator):
         calls.append(1)
         return original(self, iterator)
 
-    monkeypatch.setattr(_fetch_step.FetchingStep, "__call__", counted)
+    monkeypatch.setattr(_engine.StepEngine, "step_on_iterator", counted)
     return calls
 
 
@@ -92,8 +95,8 @@ def test_builtin_callbacks_keep_the_fetching_path(count_fetching, capsys):
     _train([LossMonitor(), TimeMonitor()])
     assert len(count_fetching) == 10
     assert capsys.readouterr().out.count("loss is") == 10
-    assert _fetch_step.step_begin_reads_batch([TimeMonitor(data_time=True)])
-    assert not _fetch_step.step_begin_reads_batch([TimeMonitor(), LossMonitor()])
+    assert _engine.step_begin_reads_batch([TimeMonitor(data_time=True)])
+    assert not _engine.step_begin_reads_batch([TimeMonitor(), LossMonitor()])
 
 
 def test_pynative_and_dynamic_shapes_fetch_eagerly(count_fetching):
@@ -128,9 +131,11 @@ def test_a_dataset_size_that_is_wrong_still_trains_every_batch(count_fetching, c
 def test_one_trace_across_epochs_and_train_calls():
     ms.set_context(mode=ms.GRAPH_MODE)
     model, _ = _train([], epochs=3)
-    fetching = next(iter(model._fetching_steps.values()))
+    engine = model._engines[id(model.train_network)]
+    (compiled, _), = engine._on_iterator.values()
     model.train(2, _data())
-    assert len(model._fetching_steps) == 1 and len(fetching._fns) == 1
+    assert list(model._engines) == [id(model.train_network)] and len(engine._on_iterator) == 1
+    assert compiled.experimental_get_tracing_count() == 1
 
 
 def test_which_callbacks_may_read_the_batch_at_step_begin(tmp_path):
@@ -141,8 +146,54 @@ def test_which_callbacks_may_read_the_batch_at_step_begin(tmp_path):
 
     inst = Instance()
     inst.step_begin = lambda run_context: None
-    reads = _fetch_step.step_begin_reads_batch
+    reads = _engine.step_begin_reads_batch
     assert reads([LambdaCallback(on_train_step_begin=lambda rc: None)])
     assert reads([LambdaCallback(step_begin=lambda rc: None)])
     assert not reads([LambdaCallback(on_train_step_end=lambda rc: None), ModelCheckpoint(directory=str(tmp_path))])
     assert reads([inst]) and reads([_ReadsAtBegin()]) and not reads([Instance(), _Recorder()])
+
+
+def test_sink_loop_traces_once_across_epochs_and_train_calls():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_seed(1)
+    net = nn.Dense(3, 2, weight_init="normal")
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    data = _data()
+    model.train(3, data, dataset_sink_mode=True, sink_size=2)
+    sink_engine = model._sink_helper._connected._step_engine
+    (loop,) = sink_engine._loops.values()
+    model.train(2, data, dataset_sink_mode=True, sink_size=2)
+    assert sink_engine._loops == {next(iter(sink_engine._loops)): loop}
+    assert loop.experimental_get_tracing_count() == 1
+
+
+@pytest.mark.parametrize("graph", [True, False])
+def test_n_steps_on_an_iterator_equal_n_steps_on_data(graph):
+    """steps_on_iterator(it, 3) trains as three step_on_data calls on the same batches, returning the last loss."""
+    ms.set_context(mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE)
+
+    def build():
+        ms.set_seed(1)
+        net = nn.Dense(3, 2, weight_init="normal")
+        train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
+                                                                                          reduction="mean")),
+                                    nn.Momentum(net.trainable_params(), 0.1, 0.9))
+        train.set_train(True)
+        return net, _engine.StepEngine(train)
+
+    pipeline = _data().to_tf_dataset()
+    net_a, engine_a = build()
+    last = engine_a.steps_on_iterator(iter(pipeline), 3) if graph else None
+    net_b, engine_b = build()
+    losses = [engine_b.step_on_data(_engine.as_batch(e)) for e, _ in zip(pipeline, range(3))]
+    if graph:
+        np.testing.assert_allclose(last.asnumpy(), losses[-1].asnumpy(), rtol=1e-6)
+        np.testing.assert_allclose(net_a.weight.asnumpy(), net_b.weight.asnumpy(), rtol=1e-6)
+    assert len(losses) == 3 and losses[0].asnumpy() != losses[2].asnumpy()
+
+
+def test_outputs_of_one_replica_are_not_reduced():
+    outputs = (ms.Tensor(np.float32(1.0)),)
+    assert _engine.reduce_outputs(tf.distribute.get_strategy(), outputs) is outputs
+    assert _engine.distributed_strategy() is None

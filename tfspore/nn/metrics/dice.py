@@ -1,0 +1,89 @@
+"""``Dice``: the Dice coefficient of predictions and labels, averaged over the samples.
+
+Example:
+    >>> import numpy as np
+    >>> from tfspore.train import Dice
+    >>> m = Dice(smooth=1e-5)
+    >>> m.update(np.array([[0.2, 0.5], [0.3, 0.1], [0.9, 0.6]]), np.array([[0, 1], [1, 0], [0, 1]]))
+    >>> round(m.eval(), 6)
+    0.204678
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tfspore.nn.metrics.metric import Metric, rearrange_inputs
+
+__all__ = ["Dice"]
+
+
+class Dice(Metric):
+    r"""Each update adds :math:`2 |X \cap Y| / (|X|^2 + |Y|^2 + smooth)` (over the whole batch);
+    ``eval`` divides the sum by the number of samples seen.
+
+    Args:
+        smooth: a positive float added to the denominator. Default: ``1e-5``.
+
+    Raises:
+        TypeError: when ``smooth`` is not a float.
+        ValueError: when ``smooth`` is not positive.
+
+    Example:
+        >>> from tfspore.train import Dice
+        >>> m = Dice()
+    """
+
+    def __init__(self, smooth: float = 1e-5) -> None:
+        super().__init__()
+        if isinstance(smooth, bool) or not isinstance(smooth, float):
+            raise TypeError(f"For 'Dice', the 'smooth' must be float, but got '{type(smooth).__name__}'.")
+        if not smooth > 0:
+            raise ValueError(f"For 'Dice', the 'smooth' must be float and must > 0, but got '{smooth}' with type "
+                             f"'float'.")
+        self.smooth = smooth
+        self._dice_coeff_sum = 0
+        self._samples_num = 0
+        self.clear()
+
+    def clear(self) -> None:
+        """Reset the sums."""
+        self._dice_coeff_sum = 0
+        self._samples_num = 0
+
+    @rearrange_inputs
+    def update(self, *inputs: Any) -> None:
+        """Add one batch.
+
+        Args:
+            inputs: ``(y_pred, y)`` of the same shape, samples along axis 0.
+
+        Raises:
+            ValueError: for a wrong number of inputs or different shapes.
+        """
+        if len(inputs) != 2:
+            raise ValueError(f"For 'Dice.update', it needs 2 inputs (predicted value, true value), but got "
+                             f"{len(inputs)}.")
+        y_pred = self._convert_data(inputs[0])
+        y = self._convert_data(inputs[1])
+        self._samples_num += y.shape[0]
+        if y_pred.shape != y.shape:
+            raise ValueError(f"For 'Dice.update', predicted value (input[0]) and true value (input[1]) should have "
+                             f"same shape, but got predicted value shape: {y_pred.shape}, true value shape: "
+                             f"{y.shape}.")
+        intersection = np.dot(y_pred.flatten(), y.flatten())
+        unionset = np.dot(y_pred.flatten(), y_pred.flatten()) + np.dot(y.flatten(), y.flatten())
+        self._dice_coeff_sum += 2 * float(intersection) / float(unionset + self.smooth)
+
+    def eval(self) -> float:
+        """The average Dice coefficient.
+
+        Raises:
+            RuntimeError: when no sample was seen.
+        """
+        if self._samples_num == 0:
+            raise RuntimeError("The 'Dice coefficient' can not be calculated, because the number of samples is 0, "
+                               "please check whether your inputs(predicted value, true value) are empty, or has "
+                               "called update method before calling eval method.")
+        return self._dice_coeff_sum / float(self._samples_num)
