@@ -23,13 +23,6 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 #: rank of each layered top-level package: an import from a lower rank to a higher one is upward
 LAYERS = {"common": 0, "ops": 1, "nn": 2, "train": 3}
 
-#: circles being taken apart in an open issue (issue 14: the dataset engine's operations and
-#: ``datasets`` module); a circle passes only while all its modules are inside one of these sets
-KNOWN_CIRCLES = (
-    frozenset({"tfspore.dataset.engine._batched_map", "tfspore.dataset.engine._ops",
-               "tfspore.dataset.engine.datasets"}),
-)
-
 
 def _module_name(rel: str) -> str:
     parts = rel[:-3].split(os.sep)
@@ -144,8 +137,8 @@ def upward_imports(edges: dict[str, dict[str, int]]) -> list[str]:
 
 
 def test_no_import_circle():
-    unknown = [c for c in circles(import_graph(ROOT)) if not any(set(c) <= k for k in KNOWN_CIRCLES)]
-    assert not unknown, "import circles:\n" + "\n".join(" <-> ".join(c) for c in unknown)
+    found = circles(import_graph(ROOT))
+    assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
 def test_no_upward_import():

@@ -91,6 +91,7 @@ class _OpCatalog(ts.nn.Cell):
         self.bn = nn.BatchNorm2d(8)
         self.max_pool = nn.MaxPool2d(2, 2)
         self.avg_pool = nn.AvgPool2d(2, 2)
+        self.avg_same = nn.AvgPool2d(3, 1, pad_mode="same")
         self.dense = nn.Dense(16, 8, activation="relu")
         self.ln = nn.LayerNorm((8,))
         self.emb = nn.Embedding(10, 8)
@@ -101,7 +102,7 @@ class _OpCatalog(ts.nn.Cell):
         ops = ts.ops
         y = self.bn(self.grouped(self.conv(x)))
         y = ops.relu(y) + ops.sigmoid(y) * ops.tanh(y) - ops.relu6(y) / 2
-        pooled = self.avg_pool(self.max_pool(y))
+        pooled = self.avg_pool(self.max_pool(self.avg_same(y)))
         dilated = self.dilated(ops.pad(x, (1, 1, 1, 1)))
         h = self.ln(self.drop(self.dense(ops.reshape(pooled, (2, -1))[:, :16])))
         h = ops.gelu(h) + ops.erf(h) + ops.exp(-ops.abs(h)) + ops.log(ops.square(h) + 1) + ops.sqrt(ops.abs(h))

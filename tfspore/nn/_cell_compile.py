@@ -12,13 +12,16 @@ from __future__ import annotations
 import inspect
 import logging
 from typing import Any
+
 import tensorflow as tf
+
 from tfspore import context as _context
 from tfspore._internal import state as _state
+from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap_nest as _wrap_nest
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
-from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap_nest as _wrap_nest
 from tfspore.common.tensor import Tensor
+
 
 _logger = logging.getLogger("tfspore")
 
@@ -204,3 +207,8 @@ class CellCompile:
         self._self_check()
         fn, args, kwargs = self._graph_function(args, kwargs)
         return _wrap_nest(fn(*_unwrap_nest(args), **_unwrap_nest(kwargs)))
+
+    @property
+    def jit_config_dict(self) -> dict:
+        """The jit config set by :meth:`set_jit_config`."""
+        return self._jit_config_dict

@@ -7,13 +7,18 @@ next GRAPH_MODE call traces again with the hook in place.
 """
 from __future__ import annotations
 
+import logging
 import warnings
 from collections import OrderedDict
 from typing import Any, Callable
+
 import tensorflow as tf
+
 from tfspore._internal import state as _state
-from tfspore.nn._hooks import HookHandle, _check_hook
 from tfspore.nn._cell_parallel import _warn_once
+from tfspore.nn._hooks import HookHandle, _BackwardHookScope, _check_hook, _run_with_values
+
+_logger = logging.getLogger("tfspore")
 
 
 class CellHooks:
@@ -173,3 +178,35 @@ class CellHooks:
                                     f"input size {len(grad_input)}")
                 grad_input = res
         return grad_input
+
+    def run_construct(self, cast_inputs: tuple, kwargs: dict) -> Any:
+        """Run ``construct`` on ``cast_inputs`` with the cell's hooks around it (deprecated in MindSpore).
+
+        Args:
+            cast_inputs: the positional inputs.
+            kwargs: the keyword inputs.
+        """
+        _logger.warning("The 'run_construct' function of '%s' will be removed in a future version. Calling this "
+                        "function is not recommended.", self.cls_name)
+        return self._run_construct(tuple(cast_inputs), dict(kwargs))
+
+    def _run_construct(self, args: tuple, kwargs: dict) -> Any:
+        called: set = set()
+        output = None
+        try:
+            if self._forward_pre_hook:
+                args, kwargs = _run_with_values(lambda s: self._run_forward_pre_hook(*s), (args, kwargs),
+                                                (args, kwargs))
+            scope = _BackwardHookScope(self) if self._backward_hook or self._backward_pre_hook else None
+            if self._backward_hook:
+                args = scope.inputs(args)
+            output = self._run_grad_construct(args, kwargs)
+            if self._forward_hook:
+                output = _run_with_values(lambda s: self._run_forward_hook(*s, called), (args, kwargs, output),
+                                          output)
+            if scope is not None:
+                output = scope.outputs(output)
+            return output
+        except Exception:
+            self._run_always_called_hooks(args, kwargs, output, called)
+            raise

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+
 import tensorflow as tf
+
 from tfspore._internal import validator
+
 
 _logger = logging.getLogger("tfspore")
 
@@ -131,3 +134,43 @@ class CellParallelNoOps:
     def get_scope(self) -> str | None:
         """The cell's scope set by :meth:`generate_scope` (None before)."""
         return self._scope
+
+    @property
+    def bprop_debug(self) -> bool:
+        """Compatibility flag for custom bprop debugging (no effect on TensorFlow)."""
+        return self._bprop_debug
+
+    @bprop_debug.setter
+    def bprop_debug(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'Cell', the property 'bprop_debug' must be bool type, but got type {type(value)}.")
+        _warn_once("Cell.bprop_debug")
+        self.__dict__["_bprop_debug"] = value
+
+    @property
+    def pipeline_stage(self) -> int:
+        """The pipeline stage (MindSpore's pipeline parallelism; no effect on TensorFlow)."""
+        return self._pipeline_stage
+
+    @pipeline_stage.setter
+    def pipeline_stage(self, value: int) -> None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"For 'Cell', the property 'pipeline_stage' must be int type, but got type : "
+                            f"{type(value)}")
+        if value < 0:
+            raise ValueError(f"For 'Cell', the property 'pipeline_stage' can not be less than 0, but got {value}")
+        _warn_once("Cell.pipeline_stage")
+        self.__dict__["_pipeline_stage"] = value
+
+    @property
+    def parameter_layout_dict(self) -> dict:
+        """The parameter layouts of MindSpore's auto-parallel (empty on TensorFlow)."""
+        return self._parameter_layout_dict
+
+    @parameter_layout_dict.setter
+    def parameter_layout_dict(self, value: dict) -> None:
+        if not isinstance(value, dict):
+            raise TypeError(f"For 'Cell', the property 'parameter_layout_dict' must be dict type, but got type "
+                            f"{type(value)}.")
+        _warn_once("Cell.parameter_layout_dict")
+        self.__dict__["_parameter_layout_dict"] = value

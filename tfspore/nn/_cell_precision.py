@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+
 import tensorflow as tf
+
 from tfspore._internal import control_flow as _control_flow
-from tfspore.common import dtype as mstype
 from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap_nest as _wrap_nest
+from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
 from tfspore.nn._hooks import _is_float_tensor, _is_tensor
+
 
 _logger = logging.getLogger("tfspore")
 

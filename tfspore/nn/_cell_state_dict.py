@@ -10,10 +10,12 @@ from __future__ import annotations
 import warnings
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Mapping
-from tfspore.common.parameter import Parameter
+
 from tfspore._internal.tensor_wrap import as_tf as _as_tf
+from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn._hooks import HookHandle, _check_hook
+
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 

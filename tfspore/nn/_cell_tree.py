@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
+
 import tensorflow as tf
+
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
+
 
 _PREFIX_RE = re.compile(r"^\w*[0-9a-zA-Z_.\-]*$", re.ASCII)
 

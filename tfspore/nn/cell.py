@@ -28,7 +28,6 @@ Example:
 from __future__ import annotations
 
 import copy
-import logging
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -42,15 +41,12 @@ from tfspore.common.parameter import (BufferTensor as _BufferTensor, Parameter, 
 from tfspore.common.tensor import Tensor
 from tfspore.nn._cell_compile import CellCompile
 from tfspore.nn._cell_hooks import CellHooks
-from tfspore.nn._cell_parallel import CellParallelNoOps, _warn_once
+from tfspore.nn._cell_parallel import CellParallelNoOps
 from tfspore.nn._cell_precision import _PRECISION_FLAGS, CellPrecision
 from tfspore.nn._cell_state_dict import CellStateDict
 from tfspore.nn._cell_tree import CellTree
-from tfspore.nn._hooks import _BackwardHookScope, _run_with_values
 
 __all__ = ["Cell", "GraphCell"]
-
-_logger = logging.getLogger("tfspore")
 
 
 def _is_param_sequence(value: Any) -> bool:
@@ -162,51 +158,6 @@ class Cell(CellTree, CellHooks, CellPrecision, CellStateDict, CellCompile, CellP
     def param_prefix(self) -> str:
         """The path of this cell inside the network last updated by :meth:`update_cell_prefix`."""
         return self._param_prefix
-
-    @property
-    def bprop_debug(self) -> bool:
-        """Compatibility flag for custom bprop debugging (no effect on TensorFlow)."""
-        return self._bprop_debug
-
-    @bprop_debug.setter
-    def bprop_debug(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise TypeError(f"For 'Cell', the property 'bprop_debug' must be bool type, but got type {type(value)}.")
-        _warn_once("Cell.bprop_debug")
-        self.__dict__["_bprop_debug"] = value
-
-    @property
-    def pipeline_stage(self) -> int:
-        """The pipeline stage (MindSpore's pipeline parallelism; no effect on TensorFlow)."""
-        return self._pipeline_stage
-
-    @pipeline_stage.setter
-    def pipeline_stage(self, value: int) -> None:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(f"For 'Cell', the property 'pipeline_stage' must be int type, but got type : "
-                            f"{type(value)}")
-        if value < 0:
-            raise ValueError(f"For 'Cell', the property 'pipeline_stage' can not be less than 0, but got {value}")
-        _warn_once("Cell.pipeline_stage")
-        self.__dict__["_pipeline_stage"] = value
-
-    @property
-    def parameter_layout_dict(self) -> dict:
-        """The parameter layouts of MindSpore's auto-parallel (empty on TensorFlow)."""
-        return self._parameter_layout_dict
-
-    @parameter_layout_dict.setter
-    def parameter_layout_dict(self, value: dict) -> None:
-        if not isinstance(value, dict):
-            raise TypeError(f"For 'Cell', the property 'parameter_layout_dict' must be dict type, but got type "
-                            f"{type(value)}.")
-        _warn_once("Cell.parameter_layout_dict")
-        self.__dict__["_parameter_layout_dict"] = value
-
-    @property
-    def jit_config_dict(self) -> dict:
-        """The jit config set by :meth:`set_jit_config`."""
-        return self._jit_config_dict
 
     # ---------------------------------------------------------- attributes
     def __getattr__(self, name: str) -> Any:
@@ -556,38 +507,6 @@ class Cell(CellTree, CellHooks, CellPrecision, CellStateDict, CellCompile, CellP
         if self._forward_pre_hook or self._forward_hook or self._backward_hook or self._backward_pre_hook:
             return self._run_construct(args, kwargs)
         return self._run_grad_construct(args, kwargs)
-
-    def run_construct(self, cast_inputs: tuple, kwargs: dict) -> Any:
-        """Run ``construct`` on ``cast_inputs`` with the cell's hooks around it (deprecated in MindSpore).
-
-        Args:
-            cast_inputs: the positional inputs.
-            kwargs: the keyword inputs.
-        """
-        _logger.warning("The 'run_construct' function of '%s' will be removed in a future version. Calling this "
-                        "function is not recommended.", self.cls_name)
-        return self._run_construct(tuple(cast_inputs), dict(kwargs))
-
-    def _run_construct(self, args: tuple, kwargs: dict) -> Any:
-        called: set = set()
-        output = None
-        try:
-            if self._forward_pre_hook:
-                args, kwargs = _run_with_values(lambda s: self._run_forward_pre_hook(*s), (args, kwargs),
-                                                (args, kwargs))
-            scope = _BackwardHookScope(self) if self._backward_hook or self._backward_pre_hook else None
-            if self._backward_hook:
-                args = scope.inputs(args)
-            output = self._run_grad_construct(args, kwargs)
-            if self._forward_hook:
-                output = _run_with_values(lambda s: self._run_forward_hook(*s, called), (args, kwargs, output),
-                                          output)
-            if scope is not None:
-                output = scope.outputs(output)
-            return output
-        except Exception:
-            self._run_always_called_hooks(args, kwargs, output, called)
-            raise
 
     def _run_grad_construct(self, args: tuple, kwargs: dict) -> Any:
         if self._mixed_precision_type is not None:  # hooks see the inputs as given, as in MindSpore

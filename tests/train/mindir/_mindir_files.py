@@ -98,3 +98,21 @@ def split_weights(model, folder, prefix="net"):
     with open(os.path.join(folder, location), "wb") as f:
         f.write(bytes(blob))
     return os.path.join(folder, location)
+
+
+def recursive_model():
+    """A graph whose function ``f`` calls itself (how MindSpore writes a loop on a tensor condition)."""
+    m = dense_model()
+    f = m.functions.add(name="9_f_construct_9")
+    f.input.add(name="9_f_construct_9:a").tensor.add(dims=[2, 4], data_type=pb.TensorProto.FLOAT)
+    node = f.node.add(op_type="REF::9_f_construct_9", name="9_f_construct_9:CNode_1")
+    node.input.append("9_f_construct_9:a")
+    node.output.append("9_f_construct_9:CNode_1")
+    f.output.add(name="9_f_construct_9:CNode_1")
+    g = m.graph
+    call = g.node.add(op_type="REF::9_f_construct_9", name=f"{GRAPH}:CNode_50:50")
+    call.input.append(f"{GRAPH}:CNode_12:12")
+    call.output.append(f"{GRAPH}:CNode_50:50")
+    del g.output[:]
+    g.output.add(name=f"{GRAPH}:CNode_50:50")
+    return m

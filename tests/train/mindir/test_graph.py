@@ -74,3 +74,10 @@ def test_graphcell_of_a_plain_function_is_unchanged():
     np.testing.assert_allclose(cell(ms.Tensor(X)).asnumpy(), X * 2)
     with pytest.raises(TypeError, match="'graph' must be callable"):
         nn.GraphCell(3)
+
+
+def test_recursive_graphs_are_refused_when_loaded(tmp_path):
+    path = files.write(tmp_path / "loop.mindir", files.recursive_model())
+    with pytest.raises(UnsupportedOperatorError, match=r"loop.mindir' has a loop \(graph '9_f_construct_9' calls "
+                                                        "itself\\)"):
+        ms.load(path)

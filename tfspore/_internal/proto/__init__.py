@@ -8,6 +8,7 @@ protoc's output for its ``.proto``):
 - ``anf_ir.proto``, ``summary.proto``, ``lineage.proto``: the MindSpore summary messages that
   ``SummaryRecord`` and ``SummaryCollector`` write (tensors of loss landscapes, lineage); the
   public paths ``tfspore.train.anf_ir_pb2`` / ``summary_pb2`` / ``lineage_pb2`` re-export them.
+- ``mind_ir.proto``: MindSpore's MindIR model files (``tfspore.train.mindir``).
 
 The messages keep MindSpore's names and field numbers under the package ``tfspore.*`` instead of
 MindSpore's, so they can share protobuf's default descriptor pool with real MindSpore's copies in

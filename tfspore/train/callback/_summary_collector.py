@@ -685,7 +685,7 @@ class SummaryCollector(Callback):
 
     @staticmethod
     def _get_loss_fn(cb_params: Any) -> Any:
-        from tfspore.nn.loss._base import LossBase  # pylint: disable=import-outside-toplevel
+        from tfspore.nn.loss import LossBase  # pylint: disable=import-outside-toplevel
         loss_fn = cb_params.get("loss_fn")
         if loss_fn is not None:
             return loss_fn

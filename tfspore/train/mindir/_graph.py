@@ -25,6 +25,7 @@ from tfspore.train.mindir._reader import MONAD, Graph, MindIRReadError, Model, N
 __all__ = ["MindIRGraph", "UnsupportedOperatorError", "check_operators"]
 
 _REF = "REF::"
+_RUNNER_OPS = ("Partial", "Switch")  # operators on graphs, handled here
 
 
 class UnsupportedOperatorError(RuntimeError):
@@ -46,6 +47,15 @@ class _Partial:
         self.args = args
 
 
+class _Switch:
+    """``Switch(cond, a, b)``: calling it calls ``a`` or ``b`` (``tf.cond`` on a tensor condition)."""
+
+    def __init__(self, cond: Any, true_fn: Any, false_fn: Any):
+        self.cond = cond
+        self.true_fn = true_fn
+        self.false_fn = false_fn
+
+
 def check_operators(model: Model) -> None:
     """Check that every operator ``model`` applies has a kernel.
 
@@ -56,7 +66,7 @@ def check_operators(model: Model) -> None:
     for graph in [model.graph, *model.functions.values()]:
         for node in graph.nodes:
             op = model.op_name(node)
-            if op is None or op in _kernels.STRUCTURAL or _kernels.has_kernel(op):
+            if op is None or op in _RUNNER_OPS or op in _kernels.STRUCTURAL or _kernels.has_kernel(op):
                 continue
             missing.setdefault(op, node.scope or node.output)
     if missing:
@@ -74,6 +84,7 @@ class _Plan:
         self.weight_index = weight_index
         self.weight_names = weight_names
         self.kernels: dict = {}
+        self.active: list = []  # the graphs being interpreted, innermost last
         # names visible from every graph: graphs, operators and every graph's constants
         self.globals: dict = {}
         for graph in [model.graph, *model.functions.values()]:
@@ -121,6 +132,7 @@ class MindIRGraph(tf.Module):
                 specs.append(tf.TensorSpec(info.shape, tf.as_dtype(info.dtype), name=f"input_{i}"))
         self.input_specs = tuple(specs)
         self.function = tf.function(self._run, input_signature=list(specs), autograph=False)
+        self.function.get_concrete_function()  # trace now: a graph tfspore cannot run fails in load
 
     @property
     def parameter_names(self) -> list:
@@ -157,12 +169,20 @@ class MindIRGraph(tf.Module):
         if len(args) != len(graph.inputs):
             raise MindIRReadError(f"Load MindIR failed: graph {graph.name!r} of {self.file_name!r} takes "
                                   f"{len(graph.inputs)} inputs, but is called with {len(args)}.")
-        env = dict(outer)
-        env.update(graph.constants)
-        env.update({info.name: a for info, a in zip(graph.inputs, args)})
-        for node in graph.nodes:
-            env[node.output] = self._apply(node, env)
-        outs = [self._lookup(name, env) for name in graph.outputs]
+        if graph.name in self._plan.active:
+            raise UnsupportedOperatorError(
+                f"For 'load', the MindIR file {self.file_name!r} has a loop (graph {graph.name!r} calls itself), "
+                "which tfspore cannot run yet.")
+        self._plan.active.append(graph.name)
+        try:
+            env = dict(outer)
+            env.update(graph.constants)
+            env.update({info.name: a for info, a in zip(graph.inputs, args)})
+            for node in graph.nodes:
+                env[node.output] = self._apply(node, env)
+            outs = [self._lookup(name, env) for name in graph.outputs]
+        finally:
+            self._plan.active.pop()
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def _lookup(self, name: str, env: dict) -> Any:
@@ -189,6 +209,13 @@ class MindIRGraph(tf.Module):
             return self._call_value(fn.fn, fn.args + args, env, node)
         if isinstance(fn, _GraphValue):
             return self._call_graph(fn.graph, args, env)
+        if isinstance(fn, _Switch):
+            static = tf.get_static_value(fn.cond) if isinstance(fn.cond, (tf.Tensor, np.ndarray, bool)) else None
+            if static is not None:
+                return self._call_value(fn.true_fn if bool(static) else fn.false_fn, args, env, node)
+            return tf.cond(tf.cast(tf.reshape(fn.cond, []), tf.bool),
+                           lambda: self._call_value(fn.true_fn, args, env, node),
+                           lambda: self._call_value(fn.false_fn, args, env, node))
         if isinstance(fn, _kernels.PrimitiveValue):
             return self._primitive(node, fn.op_type, fn.attrs, args, env)
         raise MindIRReadError(f"Load MindIR failed: node {node.output!r} of {self.file_name!r} calls {fn!r}, "
@@ -197,6 +224,8 @@ class MindIRGraph(tf.Module):
     def _primitive(self, node: Node, op: str, attrs: dict, args: list, env: dict) -> Any:
         if op == "Partial":
             return _Partial(args[0], list(args[1:]))
+        if op == "Switch":
+            return _Switch(*args[:3])
         if op in _kernels.STRUCTURAL:
             return _kernels.STRUCTURAL[op](args)
         key = (id(node), op)

@@ -187,6 +187,18 @@ def _reduce(fn: Callable) -> Callable:
     return make
 
 
+def _sum_ext(attrs: dict) -> Callable:
+    def run(x: Any, dim: Any = None, keepdim: Any = False, dtype: Any = None, *_: Any) -> tf.Tensor:
+        t = _tf(x)
+        if dtype is not None:
+            t = tf.cast(t, _dtype(dtype))
+        elif t.dtype == tf.bool or t.dtype.is_integer and t.dtype.size < 8:
+            t = tf.cast(t, tf.int64)  # integer sums widen to int64, as in MindSpore
+        axis = list(_ints(dim)) if dim is not None and _ints(dim) else None
+        return tf.reduce_sum(t, axis=axis, keepdims=bool(keepdim))
+    return run
+
+
 def _reshape(attrs: dict) -> Callable:
     return lambda x, shape: tf.reshape(_tf(x), _ints(shape))
 
@@ -464,6 +476,7 @@ _KERNELS: dict = {
     "ReduceMax": _reduce(tf.reduce_max),
     "ReduceMin": _reduce(tf.reduce_min),
     "ReduceProd": _reduce(tf.reduce_prod),
+    "SumExt": _sum_ext,
     "ReduceAll": _reduce(tf.reduce_all),
     "ReduceAny": _reduce(tf.reduce_any),
     "Reshape": _reshape,
@@ -555,7 +568,7 @@ def has_kernel(op: str) -> bool:
 
 def supported() -> list:
     """The names of every operator that can run (structural ones included)."""
-    return sorted(set(_KERNELS) | set(STRUCTURAL) | {"Partial"})
+    return sorted(set(_KERNELS) | set(STRUCTURAL) | {"Partial", "Switch"})
 
 
 def build(op: str, attrs: dict, where: str) -> Callable:

@@ -121,10 +121,14 @@ def _reduce(lw: Lowering, op: tf.Operation) -> list:
     if not axis:  # TensorFlow reduces nothing over no axes; MindSpore's empty tuple means every axis
         return [x]
     keep = bool(tf_attr(op, "keep_dims", False))
+    if op.type in ("Mean", "Sum", "Prod") and x.dtype == np.float16:
+        # TensorFlow's CPU kernels accumulate float16 in float32; MindSpore's would in float16
+        x = lw.graph.cast(x, np.float32)
     inputs = [x, axis, keep]
     if op.type == "Sum":
         inputs.append(False)
-    return [lw.emit(_REDUCE[op.type], inputs, op)]
+    out = lw.graph.emit(_REDUCE[op.type], inputs, lw.out_shape(op), x.dtype)
+    return [lw.graph.cast(out, lw.out_dtype(op))]
 
 
 @rule("ArgMax", "ArgMin")

@@ -154,8 +154,6 @@ def _pool(lw: Lowering, op: tf.Operation) -> list:
     padding = tf_attr(op, "padding").decode()
     if padding not in ("VALID", "SAME"):
         raise lw.unsupported(op, f"padding {padding!r}")
-    if op.type == "AvgPool" and padding == "SAME":
-        raise lw.unsupported(op, "'SAME' average pooling (TensorFlow leaves the padding out of the average)")
     ksize = _spatial(tf_attr(op, "ksize"), fmt)
     strides = _spatial(tf_attr(op, "strides"), fmt)
     x = _to_nchw(lw, lw.input(op, 0), fmt)
@@ -163,8 +161,12 @@ def _pool(lw: Lowering, op: tf.Operation) -> list:
     if op.type == "MaxPool":
         attrs = {"kernel_size": (1, 1) + ksize, "strides": (1, 1) + strides, "pad_mode": padding, "format": "NCHW"}
         y = lw.graph.emit("MaxPool", [x], shape, lw.out_dtype(op), attrs)
-    else:  # a PRIMITIVE_FUNCTION: kernel, strides, pad mode (MindSpore's enum: VALID 2) and format (NCHW 0)
-        y = lw.graph.emit("AvgPool", [x, ksize, strides, 2, 0], shape, lw.out_dtype(op))
+    else:  # a PRIMITIVE_FUNCTION: kernel, strides, pad mode (MindSpore's enum: SAME 1, VALID 2), format (NCHW 0)
+        # SAME leaves the padding out of the divisor in both frameworks
+        low = x.dtype
+        x = lw.graph.cast(x, np.float32) if low == np.float16 else x  # TensorFlow sums float16 in float32
+        y = lw.graph.emit("AvgPool", [x, ksize, strides, 1 if padding == "SAME" else 2, 0], shape, x.dtype)
+        y = lw.graph.cast(y, low)
     return [_from_nchw(lw, y, fmt)]
 
 
