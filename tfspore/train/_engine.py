@@ -36,8 +36,7 @@ import tensorflow as tf
 
 from tfspore import context as _context
 from tfspore._internal import cluster
-from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap_nest as _wrap_nest
-from tfspore.common.tensor import Tensor
+from tfspore._internal.tensor_wrap import unwrap_nest, wrap, wrap_nest
 from tfspore.nn.cell import Cell
 from tfspore.train.callback._callback_base import Callback
 
@@ -109,7 +108,7 @@ def as_batch(element: Any) -> list:
     values = list(element) if isinstance(element, tuple) else [element]
     if distributed_strategy() is not None:
         return values
-    return [Tensor._from_tf(t) for t in values]
+    return [wrap(t) for t in values]
 
 
 def output_template(compiled: Any, element_spec: Any) -> tuple | None:
@@ -195,8 +194,8 @@ class StepEngine:
         strategy = tf.distribute.get_strategy()
         if strategy.num_replicas_in_sync == 1:
             return self.network(*batch)
-        outputs = strategy.run(self.network._compiled_fn(), args=tuple(_unwrap_nest(list(batch))))
-        return _wrap_nest(reduce_outputs(strategy, outputs))
+        outputs = strategy.run(self.network._compiled_fn(), args=tuple(unwrap_nest(list(batch))))
+        return wrap_nest(reduce_outputs(strategy, outputs))
 
     # ------------------------------------------------- 2. a step on an iterator
     @staticmethod
@@ -234,8 +233,8 @@ class StepEngine:
         flat = tf.nest.flatten(call(iterator, self._flat_iterator))
         if not flat[0]:
             return None
-        outputs = _wrap_nest(tf.nest.pack_sequence_as(structure, flat[1:1 + n_out]))
-        return outputs, [Tensor._from_tf(t) for t in flat[1 + n_out:]]
+        outputs = wrap_nest(tf.nest.pack_sequence_as(structure, flat[1:1 + n_out]))
+        return outputs, [wrap(t) for t in flat[1 + n_out:]]
 
     def _iterator_call(self, compiled: Any, element_spec: Any) -> tuple | None:
         """The traced fetch-and-step of ``compiled`` for ``element_spec`` (traced once, then kept)."""
@@ -307,7 +306,7 @@ class StepEngine:
             loop = tf.function(self._loop(compiled, strategy, steps), autograph=False)
             self._loops.clear()  # one configuration at a time: a changed step replaces the loop
             self._loops[key] = loop
-        return _wrap_nest(loop(iterator))
+        return wrap_nest(loop(iterator))
 
     @staticmethod
     def _loop(compiled: Any, strategy: tf.distribute.Strategy, steps: int) -> Callable:
