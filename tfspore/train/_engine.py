@@ -370,14 +370,28 @@ def data_steps(engine: StepEngine, elements: Any) -> Iterator[Step]:
         yield Step(1, as_batch(element), lambda s: engine.step_on_data(s.batch))
 
 
-def iterator_steps(engine: StepEngine, distributed: Any, count: int) -> Iterator[Step]:
-    """An epoch of ``distributed`` whose first ``count`` steps fetch their batch inside the compiled step.
+def epochs_of_iterator_steps(engine: StepEngine, distributed: Any, count: int) -> Callable[[], Iterator[Step]]:
+    """A function giving one epoch of ``count`` steps after another, as :func:`iterator_steps`.
 
-    ``count`` is the dataset's size; batches beyond it (a dataset that said less than it has) are
-    fetched before their step, and a dataset that has fewer ends with :data:`END`.
+    Where TensorFlow knows the pipeline holds exactly ``count`` elements (``cardinality``), the
+    epochs share one iterator over the repeated pipeline, as MindSpore's engine runs its pipeline
+    across epochs: a fresh iterator every epoch would restart the pipeline's threads and refill
+    its buffers before the epoch's first step (a whole-epoch ``shuffle`` buffer, for one), which
+    costs a few ms a step in short epochs. Elsewhere each epoch makes its own iterator, so a
+    dataset whose size is wrong still trains on every batch it has.
     """
-    iterator = iter(distributed)
+    if isinstance(distributed, tf.data.Dataset) and count > 0 and int(distributed.cardinality()) == count:
+        shared: list = []
 
+        def epoch() -> Iterator[Step]:
+            if not shared:
+                shared.append(iter(distributed.repeat()))
+            return _count_steps(engine, shared[0], count)
+        return epoch
+    return lambda: iterator_steps(engine, distributed, count)
+
+
+def _count_steps(engine: StepEngine, iterator: Any, count: int) -> Iterator[Step]:
     def run(step: Step) -> Any:
         result = engine.step_on_iterator(iterator)
         if result is None:
@@ -387,6 +401,16 @@ def iterator_steps(engine: StepEngine, distributed: Any, count: int) -> Iterator
 
     for _ in range(count):
         yield Step(1, None, run)
+
+
+def iterator_steps(engine: StepEngine, distributed: Any, count: int) -> Iterator[Step]:
+    """An epoch of ``distributed`` whose first ``count`` steps fetch their batch inside the compiled step.
+
+    ``count`` is the dataset's size; batches beyond it (a dataset that said less than it has) are
+    fetched before their step, and a dataset that has fewer ends with :data:`END`.
+    """
+    iterator = iter(distributed)
+    yield from _count_steps(engine, iterator, count)
     yield from data_steps(engine, iterator)
 
 

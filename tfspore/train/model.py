@@ -233,7 +233,6 @@ class Model:
         cb = cbm._InternalCallbackParam()
         cb.train_network = self._train_network
         cb.epoch_num = epoch - initial_epoch
-        cb.initial_epoch = initial_epoch  # on_train_begin may move it on (Keras's BackupAndRestore restoring)
         cb.batch_num = batch_num
         cb.cur_step_num = 0
         cb.mode = "train"
@@ -332,6 +331,7 @@ class Model:
         cb = self._new_cb_params(epoch, initial_epoch, dataset, cb_list, batch_num)
         cbm = _callback_module()
         run_context = cbm.RunContext(cb)
+        run_context.start_epoch = initial_epoch  # on_train_begin may move it on (Keras's BackupAndRestore)
         ckpt_cb = self._exception_checkpoint(raw_callbacks)
         with cbm._CallbackManager(cb_list) as callbacks:
             try:
@@ -374,7 +374,7 @@ class Model:
             net._self_check()
             self._check_network_mode(net, True)
             if engine.can_step_on_iterator(spec):
-                return net, None, lambda: _engine.iterator_steps(engine, distributed, batch_num)
+                return net, None, _engine.epochs_of_iterator_steps(engine, distributed, batch_num)
         return net, None, lambda: _engine.data_steps(engine, distributed)
 
     def _train_epochs(self, epoch: int, dataset: Any, callbacks: Any, cb: Any, run_context: Any, sink_mode: bool,
@@ -387,7 +387,7 @@ class Model:
         """
         net, helper, epoch_steps = self._epoch_steps(dataset, callbacks, cb, sink_mode, sink_size, epoch)
         callbacks.on_train_begin(run_context)
-        for i in range(max(initial_epoch, cb.initial_epoch), epoch):
+        for i in range(max(initial_epoch, run_context.start_epoch or 0), epoch):
             cb.cur_epoch_num = i + 1
             self._current_epoch_num = i + 1
             callbacks.on_train_epoch_begin(run_context)

@@ -839,7 +839,12 @@ class MappableSource(Dataset):
         def epoch_indices(r):
             return tf.data.Dataset.from_tensor_slices(sampler._indices(n, tf.stack([r, const])))
 
-        return epoch_seeds.flat_map(epoch_indices)
+        indices = epoch_seeds.flat_map(epoch_indices)
+        if sampler._is_random() and not sampler._is_dynamic():
+            # flat_map hides the count from TensorFlow; stating it keeps the pipeline's cardinality
+            # known downstream (Model then runs its epochs on one iterator, see train/_engine.py)
+            indices = indices.apply(tf.data.experimental.assert_cardinality(sampler._count(n)))
+        return indices
 
     def _build_rows(self) -> Tuple[tf.data.Dataset, Optional[Callable]]:
         row = self._row

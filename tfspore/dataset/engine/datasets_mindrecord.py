@@ -253,10 +253,14 @@ class MindDataset(MappableSource):
                 ragged.append(tf.RaggedTensor.from_row_splits(values, splits, validate=False))
             return (idx,) + tuple(ragged)
 
-        chunks = self._index_dataset().batch(_CHUNK_ROWS).map(read_chunk, num_parallel_calls=tf.data.AUTOTUNE,
-                                                               deterministic=True)
+        index = self._index_dataset()
+        chunks = index.batch(_CHUNK_ROWS).map(read_chunk, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+        rows = chunks.unbatch()
+        count = int(index.cardinality())
+        if count >= 0:  # unbatch hides the count from TensorFlow: state it (see MappableSource._index_dataset)
+            rows = rows.apply(tf.data.experimental.assert_cardinality(count))
         row = self._row
-        return chunks.unbatch(), lambda i, *blobs: tuple(row(i, blobs))
+        return rows, lambda i, *blobs: tuple(row(i, blobs))
 
     # ---- Shuffle.FILES / Shuffle.INFILE ----------------------------------------------------
     def _file_shuffle(self) -> bool:
@@ -306,7 +310,8 @@ class MindDataset(MappableSource):
                 idx = idx[:limit]
             return tf.data.Dataset.from_tensor_slices(idx)
 
-        return tf.data.Dataset.random(seed=seed, rerandomize_each_iteration=True).take(1).flat_map(epoch)
+        indices = tf.data.Dataset.random(seed=seed, rerandomize_each_iteration=True).take(1).flat_map(epoch)
+        return indices.apply(tf.data.experimental.assert_cardinality(self._static_size()))
 
     def is_shuffled(self) -> bool:
         return self._file_shuffle() or super().is_shuffled()

@@ -258,6 +258,10 @@ class RunContext:
                             f"but got {type(original_args)}.")
         self._original_args = original_args
         self._stop_requested = False
+        # The epoch index training starts from (Model.train's initial_epoch); a callback that
+        # restores an interrupted run (Keras's BackupAndRestore through the bridge) moves it on
+        # in on_train_begin. Kept here, not in cb_params, whose keys are MindSpore's.
+        self.start_epoch: int | None = None
 
     def original_args(self) -> dict:
         """Return the dict of model information (the same object on every call).

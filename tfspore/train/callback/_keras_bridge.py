@@ -344,30 +344,31 @@ class KerasCallbackBridge(Callback):
         self._in_train = True
         self._params_final = False
         self._last_epoch_logs = {}
-        start = cb_params.get("initial_epoch")
+        start = getattr(run_context, "start_epoch", None)
         if start is not None:  # Keras's "epochs" is the final epoch index (initial_epoch + count)
             self._params_final = True
         self.keras_callback.set_params({"verbose": 1, "epochs": cb_params.get("epoch_num", 1) + (start or 0),
                                         "steps": cb_params.get("batch_num")})
         self.keras_callback.on_train_begin(logs={})
-        self._resume(cb_params, view)
+        self._resume(run_context, view)
         self._check_stop(run_context)
 
     @staticmethod
-    def _resume(cb_params: dict, view: _KerasModelView) -> None:
+    def _resume(run_context: RunContext, view: _KerasModelView) -> None:
         """Move the start of training to the epoch a Keras callback restored (BackupAndRestore)."""
         restored = view._initial_epoch
         view._initial_epoch = None
         if restored is None:
             return
-        start = cb_params.get("initial_epoch")
+        cb_params = run_context.original_args()
+        start = getattr(run_context, "start_epoch", None)
         if start is None:
             raise RuntimeError(f"A Keras callback restored training at epoch {restored}, but this Model cannot "
                                "resume at a later epoch: pass initial_epoch to Model.train.")
         if int(restored) > start:
             steps = cb_params.get("batch_num") or 0
             cb_params.cur_step_num = cb_params.get("cur_step_num", 0) + (int(restored) - start) * steps
-            cb_params.initial_epoch = int(restored)
+            run_context.start_epoch = int(restored)
 
     def on_train_epoch_begin(self, run_context: RunContext) -> None:
         """Call ``on_epoch_begin(epoch)`` (0-based, absolute)."""
