@@ -3,6 +3,7 @@ import json
 import os
 
 import pytest
+import tensorflow as tf
 
 from tfspore._internal import cluster
 
@@ -39,10 +40,13 @@ def test_mpirun_on_one_host_becomes_tf_config(monkeypatch):
     monkeypatch.setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "4")
     monkeypatch.setenv("OMPI_COMM_WORLD_LOCAL_RANK", "2")
     monkeypatch.setenv("TFSPORE_MASTER_PORT", "9000")
+    monkeypatch.delenv("TF_CONFIG", raising=False)
     assert (cluster.cluster_size(), cluster.cluster_rank(), cluster.local_rank(), cluster.local_size()) == (4, 2, 2, 4)
-    config = json.loads(os.environ["TF_CONFIG"])
-    assert config == {"cluster": {"worker": [f"127.0.0.1:{9000 + i}" for i in range(4)]},
-                      "task": {"type": "worker", "index": 2}}
+    assert cluster.cluster_config() == {"cluster": {"worker": [f"127.0.0.1:{9000 + i}" for i in range(4)]},
+                                        "task": {"type": "worker", "index": 2}}
+    # Reading the cluster leaves the environment alone (a TF_CONFIG written here would outlive the
+    # test and make this process a rank of a job); it is exported only to configure a strategy.
+    assert "TF_CONFIG" not in os.environ
 
 
 @pytest.mark.parametrize("setup, message", [
@@ -64,6 +68,7 @@ def test_environments_tfspore_cannot_join(setup, message, monkeypatch):
 
 def test_cluster_after_tensorflow_started_is_a_clear_error(monkeypatch):
     """This test process ran TensorFlow ops long ago: the collectives can no longer be configured."""
+    tf.constant(1.0).numpy()  # whatever ran before in this process, TensorFlow's runtime has started
     _tf_config(monkeypatch, {"worker": ["127.0.0.1:1", "127.0.0.1:2"]}, {"type": "worker", "index": 0})
     assert not cluster.collectives_configured()
     with pytest.raises(cluster.ClusterError, match="TensorFlow's runtime started before tfspore was imported"):

@@ -103,7 +103,6 @@ def _cluster() -> Optional[dict]:
         raw = _ompi_tf_config()
         if raw is None:
             return None
-        os.environ["TF_CONFIG"] = raw
         config = json.loads(raw)
     if len(_workers(config)) <= 1:
         return None
@@ -114,6 +113,20 @@ def _cluster() -> Optional[dict]:
     if (task["type"], task["index"]) not in _workers(config):
         raise ClusterError(f"The 'task' {task!r} of TF_CONFIG is not in its cluster {config['cluster']!r}.")
     return config
+
+
+def _export_tf_config(config: dict) -> None:
+    """Put an ``mpirun`` rank's ``TF_CONFIG`` into the environment, where TensorFlow's cluster
+    resolver reads it; only when a strategy is configured or made (reading the cluster's size or
+    rank leaves the environment as it is)."""
+    if not os.environ.get("TF_CONFIG"):
+        os.environ["TF_CONFIG"] = json.dumps(config)
+
+
+def cluster_config() -> Optional[dict]:
+    """The ``TF_CONFIG`` of this process's cluster of several processes (from ``TF_CONFIG``, or made
+    for an ``mpirun`` rank), or None for a plain process."""
+    return _cluster()
 
 
 def cluster_size() -> int:
@@ -172,6 +185,7 @@ def configure_at_startup() -> None:
     ctx = tf_context.context()
     if config is None or ctx._context_handle is not None:  # pylint: disable=protected-access
         return
+    _export_tf_config(config)
     resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
     spec = multi_worker_util.normalize_cluster_spec(resolver.cluster_spec())
     task_type, task_id = resolver.task_type, resolver.task_id
@@ -221,6 +235,7 @@ def create_strategy(device_num: int = 1) -> Optional[tf.distribute.Strategy]:
             "For 'init', TensorFlow's runtime started before tfspore was imported, so its collectives can no "
             "longer be configured for the cluster in TF_CONFIG. Import tfspore (or mindspore through "
             "'tfspore run' / 'tfspore launch') before running any TensorFlow op.")
+    _export_tf_config(config)
     impl = tf.distribute.experimental.CommunicationImplementation
     gpus = tf.config.list_physical_devices("GPU")
     options = tf.distribute.experimental.CommunicationOptions(implementation=impl.NCCL if gpus else impl.RING)
