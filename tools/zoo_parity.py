@@ -490,22 +490,20 @@ def run_parity(entry: ParityEntry, zoo: str, workdir: str, steps: int, ms_python
             result.spread = compare_losses(result.ms_losses, result.spread_losses, steps, rtol=rtol, atol=atol)
             result.comparison = judge(result.comparison, result.spread)
     if stepwise:
+        def runner(command: list, tag: str, extra_env: dict) -> Callable:
+            def run(k: int, extra: dict) -> tuple:
+                settings = json.dumps(dict(hooks, **load, **extra))
+                folder = os.path.join(workdir, f"{tag}_from_{k}")
+                os.makedirs(folder, exist_ok=True)
+                return _run(command, folder, dict(env, ZOO_PARITY=settings, **extra_env),
+                            os.path.join(workdir, f"{tag}_from_{k}.log"), timeout)[:2]
+            return run
+
         result.stepwise = _stepwise(result, steps, entry.batch, workdir, init, rtol, atol,
-                                    lambda k, extra: _run([tf_python, "-m", "tfspore", "run", _LAUNCHER, script, *args],
-                                                          _made(os.path.join(workdir, f"tf_from_{k}")),
-                                                          dict(env, ZOO_PARITY=json.dumps(dict(hooks, **load, **extra)),
-                                                               **(tf_env or {})),
-                                                          os.path.join(workdir, f"tf_from_{k}.log"), timeout)[:2],
-                                    lambda k, extra: _run([ms_python, _LAUNCHER, script, *args],
-                                                          _made(os.path.join(workdir, f"ms_ulp_from_{k}")),
-                                                          dict(env, ZOO_PARITY=json.dumps(dict(hooks, **load, **extra))),
-                                                          os.path.join(workdir, f"ms_ulp_from_{k}.log"), timeout)[:2])
+                                    runner([tf_python, "-m", "tfspore", "run", _LAUNCHER, script, *args], "tf",
+                                           dict(tf_env or {})),
+                                    runner([ms_python, _LAUNCHER, script, *args], "ms_ulp", {}))
     return result
-
-
-def _made(folder: str) -> str:
-    os.makedirs(folder, exist_ok=True)
-    return folder
 
 
 def _read_ckpt(path: str) -> dict:
