@@ -183,3 +183,57 @@ def test_neighbouring_exact_transforms_are_grouped_into_compiled_runs():
     first = run()
     assert first.shape == (8, 3, 16, 16)
     np.testing.assert_array_equal(first, run())  # reproducible with the seed
+
+
+def test_uint8_element_wise_chains_become_one_exact_table_lookup():
+    """Rescale -> Normalize -> TypeCast on uint8 rows is one gather from a 256-entry table per
+    channel, whose entries are the per-row numbers (HWC and grey rows)."""
+    from tfspore.dataset.engine._table_lookup import TableLookup  # pylint: disable=import-outside-toplevel
+    colour = [vision.Rescale(1 / 255, 0.05), vision.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+              vision.HWC2CHW()]
+    grey = [vision.Rescale(1 / 127.5, -1.0), vision.Normalize([0.3], [0.7]), transforms.TypeCast(mstype.float16)]
+    for ops, images in ((colour, _images(9)), (grey, _images(9)[..., 0])):
+        data = ds.NumpySlicesDataset({"image": images}, shuffle=False).map(ops, input_columns="image")
+        tables, xla = [], []
+        assert _batched_map._splits([data], _spec(data.children[0]), xla=xla, tables=tables) == [0]  # pylint: disable=W0212
+        grouped, _ = _batched_map.with_tables(ops, xla[0], tables[0])
+        assert isinstance(grouped[0], TableLookup) and len(grouped[0].ops) == (2 if ops is colour else 3)
+        got = np.concatenate([r[0] for r in _rows(data.batch(4))])
+        expected = np.stack([_eager(ops, img) for img in images])
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_float_rows_keep_the_arithmetic():
+    data = ds.NumpySlicesDataset({"image": _images(4).astype(np.float32)}, shuffle=False)
+    ops = [vision.Rescale(1 / 255, 0.0), vision.Normalize([0.5, 0.4, 0.3], [0.2, 0.25, 0.3])]
+    data = data.map(ops, input_columns="image")
+    tables, xla = [], []
+    _batched_map._splits([data], _spec(data.children[0]), xla=xla, tables=tables)  # pylint: disable=W0212
+    grouped, _ = _batched_map.with_tables(ops, xla[0], tables[0])
+    assert grouped == ops  # no uint8 input: no table
+
+
+def test_rows_of_files_are_made_a_batch_at_a_time_with_the_per_row_numbers(tmp_path):
+    """Decode and a random crop of JPEG files run per row but inside one function per batch
+    (source indices and per-row seeds batched first): the rows equal the unbatched pipeline's,
+    random crops included, for a full and a partial last batch."""
+    from PIL import Image  # pylint: disable=import-outside-toplevel
+    (tmp_path / "a").mkdir()
+    for i in range(7):
+        Image.fromarray(_images(1, 30, 36, seed=i)[0]).save(tmp_path / "a" / f"{i}.jpg", quality=90)
+
+    def pipeline(batch):
+        ds.config.set_seed(11)
+        data = ds.ImageFolderDataset(str(tmp_path), shuffle=False)
+        data = data.map([vision.Decode(), vision.RandomCrop(24, padding=2)], input_columns="image")
+        return data.batch(3) if batch else data
+
+    batched = pipeline(True)
+    made = _batched_map.build_batched(batched.children[0], 3, False)
+    assert made is not None and "MapDataset" in type(made).__name__  # one map over batches of row inputs
+    rows = _rows(batched)
+    assert [len(r[0]) for r in rows] == [3, 3, 1]
+    per_row = _rows(pipeline(False))
+    np.testing.assert_array_equal(np.concatenate([r[0] for r in rows]), np.stack([r[0] for r in per_row]))
+    np.testing.assert_array_equal(np.concatenate([r[1] for r in rows]), np.stack([r[1] for r in per_row]))

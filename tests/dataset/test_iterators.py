@@ -1,4 +1,6 @@
 """Tuple and dict iterators: row types, columns, epochs, Tensor dtypes, errors."""
+import time
+
 import numpy as np
 import pytest
 
@@ -76,3 +78,36 @@ def test_string_columns_come_back_as_str_arrays():
 def test_bad_num_epochs():
     with pytest.raises(ValueError, match=r"create_tuple_iterator.*num_epochs.*got 0"):
         _data().create_tuple_iterator(num_epochs=0)
+
+
+def test_passes_of_a_sized_pipeline_share_one_iterator_with_fresh_shuffles():
+    """A pipeline TensorFlow knows the size of runs on as one iterator over every pass (it stays
+    warm and prepares the next pass); each pass still ends with StopIteration, holds every row
+    once and is shuffled anew, and num_epochs, break-and-continue and reset keep their meaning."""
+    ds.config.set_seed(5)
+    data = ds.NumpySlicesDataset(list(range(20)), shuffle=True)
+    it = data.create_tuple_iterator(num_epochs=3, output_numpy=True)
+    passes = [[int(r[0]) for r in it] for _ in range(4)]
+    assert it._per_pass == 20  # pylint: disable=protected-access  # the shared iterator was used
+    assert [sorted(p) for p in passes[:3]] == [list(range(20))] * 3 and passes[3] == []
+    assert passes[0] != passes[1] or passes[1] != passes[2]
+    it = ds.NumpySlicesDataset([1, 2, 3, 4], shuffle=False).create_tuple_iterator(num_epochs=3, output_numpy=True)
+    assert int(next(it)[0]) == 1 and int(next(it)[0]) == 2
+    it.reset()
+    assert [int(r[0]) for r in it] == [1, 2, 3, 4]
+    assert [int(r[0]) for r in it] == [1, 2, 3, 4] and list(it) == [] and it.current_epoch == 3
+
+
+def test_pipelines_running_python_open_one_iterator_per_pass():
+    calls = []
+
+    def gen():
+        calls.append(1)
+        yield from ([1], [2])
+
+    it = ds.GeneratorDataset(gen, ["x"]).create_tuple_iterator(output_numpy=True)
+    assert [int(r[0]) for r in it] == [1, 2]
+    before = len(calls)
+    time.sleep(0.3)  # a shared iterator's prefetching would start the next pass meanwhile
+    assert it._per_pass == -1 and len(calls) == before  # pylint: disable=protected-access
+    assert [int(r[0]) for r in it] == [1, 2] and len(calls) == before + 1

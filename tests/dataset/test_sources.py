@@ -272,7 +272,7 @@ def test_tfrecord_schema_columns_shards_and_errors(tfrecords, tmp_path):
 def test_tfds_dataset_from_a_local_builder(tmp_path):
     tfds = pytest.importorskip("tensorflow_datasets")
 
-    class TfsporeTinyDigits(tfds.core.GeneratorBasedBuilder):
+    class TfsporeTinySourceDigits(tfds.core.GeneratorBasedBuilder):
         """Seven 4x4 images written to a temporary directory (no network)."""
 
         VERSION = tfds.core.Version("1.0.0")
@@ -299,16 +299,16 @@ def test_tfds_dataset_from_a_local_builder(tmp_path):
                 yield i, {"image": np.full((4, 4, 1), i, np.uint8), "label": i % 3, "meta": {"idx": i}}
 
     with pytest.raises(ValueError, match=r"For 'TFDSDataset'.*not prepared"):
-        ds.TFDSDataset("tfspore_tiny_digits", data_dir=str(tmp_path))
-    data = ds.TFDSDataset("tfspore_tiny_digits", data_dir=str(tmp_path), download=True, shuffle=False)
+        ds.TFDSDataset("tfspore_tiny_source_digits", data_dir=str(tmp_path))
+    data = ds.TFDSDataset("tfspore_tiny_source_digits", data_dir=str(tmp_path), download=True, shuffle=False)
     assert data.get_col_names() == ["image", "label", "meta/idx"]
     assert data.get_dataset_size() == 7
     rows = list(data.create_tuple_iterator(output_numpy=True))
     assert sorted(int(r[2]) for r in rows) == list(range(7))
     assert all(int(r[0][0, 0, 0]) == int(r[2]) and int(r[1]) == int(r[2]) % 3 for r in rows)
-    sup = ds.TFDSDataset("tfspore_tiny_digits", split="test", data_dir=str(tmp_path), as_supervised=True)
+    sup = ds.TFDSDataset("tfspore_tiny_source_digits", split="test", data_dir=str(tmp_path), as_supervised=True)
     assert sup.get_col_names() == ["image", "label"] and sup.get_dataset_size() == 3
-    shard = ds.TFDSDataset("tfspore_tiny_digits", data_dir=str(tmp_path), num_shards=2, shard_id=1, shuffle=False)
+    shard = ds.TFDSDataset("tfspore_tiny_source_digits", data_dir=str(tmp_path), num_shards=2, shard_id=1, shuffle=False)
     assert shard.get_dataset_size() == 4 and len(list(shard.create_tuple_iterator())) == 4
     with pytest.raises(ValueError, match=r"split='val'"):
-        ds.TFDSDataset("tfspore_tiny_digits", split="val", data_dir=str(tmp_path))
+        ds.TFDSDataset("tfspore_tiny_source_digits", split="val", data_dir=str(tmp_path))

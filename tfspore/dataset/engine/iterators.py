@@ -92,6 +92,22 @@ def _to_output(t: tf.Tensor, output_numpy: bool) -> Any:
     return Tensor._from_tf(t)  # pylint: disable=protected-access
 
 
+_PYTHON_OPS = frozenset({"PyFunc", "PyFuncStateless", "EagerPyFunc"})
+
+
+def _runs_python(data: tf.data.Dataset) -> bool:
+    """Whether the pipeline calls Python (a generator source, a Python map, per_batch_map, ...).
+
+    Such a pipeline opens one iterator per pass: a shared one would run the user's Python code
+    for the next pass ahead of time, while the current pass is being consumed.
+    """
+    graph = tf.compat.v1.GraphDef()
+    policy = tf.data.experimental.ExternalStatePolicy.IGNORE
+    graph.ParseFromString(data._as_serialized_graph(external_state_policy=policy).numpy())  # pylint: disable=W0212
+    return any(node.op in _PYTHON_OPS for node in graph.node) or any(
+        node.op in _PYTHON_OPS for function in graph.library.function for node in function.node_def)
+
+
 class Iterator:
     """Base class of the dataset iterators.
 
@@ -127,6 +143,8 @@ class Iterator:
         self._output_numpy = output_numpy
         self._epoch = 0
         self._it = None
+        self._left = -1  # rows left in the current pass of a shared iterator (-1: the iterator is per pass)
+        self._per_pass: Optional[int] = None
         self._stopped = False
 
     _kind = "tuple"
@@ -140,16 +158,51 @@ class Iterator:
         if self._it is None:
             if self._num_epochs != -1 and self._epoch >= self._num_epochs:
                 raise StopIteration
-            self._it = iter(self._data)
+            self._start()
+        if self._left == 0:  # the end of a pass of the shared iterator
+            self._end_pass(keep=True)
+            raise StopIteration
         try:
-            return next(self._it)
+            row = next(self._it)
         except StopIteration:
-            self._it = None
-            self._epoch += 1
+            self._end_pass(keep=False)
             raise
         except tf.errors.OpError as exc:
             err = pipeline_error(exc, self._dataset)
             raise err from err.__cause__
+        if self._left > 0:
+            self._left -= 1
+        return row
+
+    def _start(self) -> None:
+        """Open the pipeline for the next pass.
+
+        When TensorFlow knows how many rows a pass holds, one iterator runs over all the remaining
+        passes (``repeat``) and this iterator counts the rows of each: the pipeline keeps its
+        threads, buffers and compiled functions from one pass to the next and prepares the next
+        pass's first batches while the current one is consumed, as MindSpore's engine does. Every
+        pass still draws fresh shuffles and random numbers (the sources' seeds are drawn anew
+        for each repetition). Otherwise each pass opens its own iterator.
+        """
+        if self._per_pass is None:
+            count = int(self._data.cardinality())
+            self._per_pass = count if count > 0 and not _runs_python(self._data) else -1
+        if self._per_pass > 0:
+            left = -1 if self._num_epochs == -1 else self._num_epochs - self._epoch
+            self._it = iter(self._data.repeat(left))
+            self._left = self._per_pass
+        else:
+            self._it = iter(self._data)
+            self._left = -1
+
+    def _end_pass(self, keep: bool) -> None:
+        """Count a finished pass; `keep` the shared iterator for the next one."""
+        self._epoch += 1
+        if keep and (self._num_epochs == -1 or self._epoch < self._num_epochs):
+            self._left = self._per_pass
+        else:
+            self._it = None
+            self._left = -1
 
     def __next__(self) -> Any:
         raise NotImplementedError
@@ -162,16 +215,19 @@ class Iterator:
         """Abandon the current pass: the next row comes from the next epoch."""
         if self._it is not None:
             self._it = None
+            self._left = -1
             self._epoch += 1
 
     def _reset(self, step: int, dataset_size: int) -> None:
         """Position the iterator at global `step` (only epoch boundaries are supported)."""
         self._it = None
+        self._left = -1
         self._epoch = step // dataset_size if dataset_size else 0
 
     def stop(self) -> None:
         """Release the pipeline."""
         self._it = None
+        self._left = -1
         self._stopped = True
 
     release = stop

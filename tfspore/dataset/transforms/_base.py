@@ -311,6 +311,17 @@ class TensorOperation:
         del shapes, dtypes
         return False
 
+    def _table_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        """Whether the transform maps each value of its one input on its own, the same way at every
+        position of a channel (a channel: the last axis of a 3-D HWC row; a 2-D row has one).
+
+        On uint8 rows, a chain of such transforms takes at most 256 values per channel: the engine
+        then computes the chain once on a 256-row table with the per-row :meth:`_apply` (so the
+        numbers are the per-row ones) and runs it at batch level as one gather. Default: False.
+        """
+        del shapes, dtypes
+        return False
+
     def _ragged_batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         """Whether :meth:`_apply_batch` also takes rows of different lengths, as a ragged batch.
 

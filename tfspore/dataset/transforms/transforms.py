@@ -94,6 +94,9 @@ class TypeCast(TensorOperation):
     def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         return True  # element-wise
 
+    def _table_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return len(shapes) == 1 and to_tf_dtype(self._np_dtype) != tf.string  # element-wise numbers
+
     def _apply_batch(self, *batches: tf.Tensor) -> Union[tf.Tensor, Tuple[tf.Tensor, ...]]:
         return self._apply(*batches)
 

@@ -582,6 +582,9 @@ class Rescale(ImageTensorOperation):
     def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         return True  # element-wise
 
+    def _table_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # element-wise
+
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         return self._apply(batch)
 
@@ -647,6 +650,9 @@ class Normalize(ImageTensorOperation):
 
     def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
         return True  # a cast, a subtraction and a division (by a captured tensor, see _apply_batch)
+
+    def _table_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return shapes[0].rank == 2 or (shapes[0].rank == 3 and self.is_hwc and self._batch_ok(shapes, dtypes))
 
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         x = tf.cast(batch, tf.float32)
