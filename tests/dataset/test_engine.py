@@ -6,7 +6,7 @@ import tensorflow as tf
 
 import tfspore as ms
 import tfspore.dataset as ds
-from tfspore.dataset.engine.datasets import MappableSource
+from tfspore.dataset.engine import MappableSource
 
 
 class Squares(MappableSource):

@@ -3,8 +3,8 @@
 See :mod:`tfspore.dataset.engine.datasets` for the node model and the contract with ``Model``.
 """
 from tfspore.dataset.core import config
-from tfspore.dataset.engine.datasets import (BatchInfo, Dataset, MappableDataset, MappableSource, SourceDataset,
-                                             next_op_seed, zip)
+from tfspore.dataset.engine.datasets import BatchInfo, Dataset, next_op_seed, zip
+from tfspore.dataset.engine._sources import MappableDataset, MappableSource, SourceDataset
 from tfspore.dataset.engine import _ops  # noqa: F401  (registers map, batch, ... with Dataset)
 from tfspore.dataset.engine.datasets_user_defined import GeneratorDataset, NumpySlicesDataset, PaddedDataset, Schema
 from tfspore.dataset.engine.iterators import DictIterator, Iterator, TupleIterator, pipeline_error

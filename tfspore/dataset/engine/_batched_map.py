@@ -29,7 +29,9 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import tensorflow as tf
 
 from tfspore.dataset.core import config
-from tfspore.dataset.engine.datasets import AUTOTUNE, Dataset, MappableSource, _as_tuple, _context
+from tfspore.dataset.engine._build_context import _context
+from tfspore.dataset.engine._sources import MappableSource
+from tfspore.dataset.engine.datasets import AUTOTUNE, Dataset, _as_tuple
 from tfspore.dataset.engine._table_lookup import with_tables
 
 __all__ = ["build_batched"]

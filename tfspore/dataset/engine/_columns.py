@@ -1,7 +1,9 @@
 """Column-name rules of the dataset pipeline that need the columns a dataset really has."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import List, Sequence
+
+__all__ = ["check_known_columns", "replace_columns"]
 
 
 def check_known_columns(columns: Sequence[str], available: Sequence[str], name: str, api: str) -> None:
@@ -15,3 +17,20 @@ def check_known_columns(columns: Sequence[str], available: Sequence[str], name: 
         if col not in available:
             raise RuntimeError(f"For '{api}', the column '{col}' in '{name}' does not exist in the dataset; "
                                f"{name}={list(columns)!r}, available columns: {list(available)!r}.")
+
+
+def replace_columns(columns: List[str], inputs: List[str], outputs: List[str], api: str) -> List[str]:
+    """MindSpore's layout: outputs take the place of the inputs (in place when the counts match)."""
+    if len(inputs) == len(outputs):
+        result = [outputs[inputs.index(c)] if c in inputs else c for c in columns]
+    else:
+        position = min(columns.index(c) for c in inputs)
+        kept = [c for c in columns if c not in inputs]
+        position -= sum(1 for c in columns[:position] if c in inputs)
+        result = kept[:position] + list(outputs) + kept[position:]
+    dup = sorted({c for c in result if result.count(c) > 1})
+    if dup:
+        raise RuntimeError(f"For '{api}', the output columns {outputs!r} clash with existing columns {dup}; "
+                           f"the resulting columns would be {result!r}.")
+    return result
+

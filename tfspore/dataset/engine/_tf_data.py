@@ -6,7 +6,7 @@ from typing import List, Optional, Sequence, Union
 import tensorflow as tf
 
 from tfspore._internal import validator as v
-from tfspore.dataset.engine.datasets import SourceDataset
+from tfspore.dataset.engine._sources import SourceDataset
 
 __all__ = ["TFDataDataset", "from_tf_data"]
 

@@ -47,11 +47,8 @@ Example:
 """
 from __future__ import annotations
 
-import contextlib
-import math
-import threading
 import weakref
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import tensorflow as tf
@@ -59,77 +56,13 @@ import tensorflow as tf
 from tfspore._internal import validator as v
 from tfspore.dataset.core import config
 from tfspore.dataset.engine.samplers import check_shard_options
-from tfspore.dataset.engine import samplers as _samplers
+from tfspore.dataset.engine._build_context import _building, _BuildContext, next_op_seed
+from tfspore.dataset.engine._dataset_info import DatasetInfo
 
-__all__ = ["Dataset", "SourceDataset", "MappableSource", "MappableDataset", "zip", "next_op_seed",
-           "BatchInfo"]
+__all__ = ["Dataset", "zip", "next_op_seed", "BatchInfo"]
 
 AUTOTUNE = tf.data.AUTOTUNE
 _NOT_A_TREE = "The data pipeline is not a tree (i.e., one node has 2 consumers)"
-
-
-# ------------------------------------------------------------------------------------- build context
-class _BuildContext:
-    """State shared by the nodes while one pipeline is built."""
-
-    def __init__(self, shard: Optional[Tuple[int, int]] = None, probe: bool = False, count: bool = False):
-        self.shard = shard
-        self.probe = probe      # building only to look at the first rows: skip shuffle buffers
-        self.count = count      # building only to count: infinite repeats become one pass
-        self.seed = config._pipeline_seed()
-        self._counter = 0
-
-    def next_seed(self, deterministic: bool = False) -> int:
-        """A 31-bit op seed: derived from the pipeline seed, or fresh entropy when unseeded.
-
-        `deterministic` forces a seed derived from MindSpore's default seed (5489) when none is
-        set, so that all shards of a distributed job draw the same permutation.
-        """
-        self._counter += 1
-        seed = self.seed
-        if seed is None and (deterministic or self.shard is not None):
-            seed = config.DEFAULT_SEED
-        if seed is None:
-            entropy = np.random.SeedSequence().generate_state(1)[0]
-            return int(entropy) & 0x7FFFFFFF
-        state = np.random.SeedSequence([seed, self._counter]).generate_state(1)[0]
-        return int(state) & 0x7FFFFFFF
-
-
-_LOCAL = threading.local()
-
-
-@contextlib.contextmanager
-def _building(ctx: _BuildContext):
-    stack = getattr(_LOCAL, "stack", None)
-    if stack is None:
-        stack = _LOCAL.stack = []
-    stack.append(ctx)
-    try:
-        yield ctx
-    finally:
-        stack.pop()
-
-
-def _context() -> _BuildContext:
-    stack = getattr(_LOCAL, "stack", None)
-    if stack:
-        return stack[-1]
-    # Outside to_tf_dataset (a bare _build() or a size query): a default context, renewed when
-    # the seed changes.
-    ctx = getattr(_LOCAL, "default", None)
-    if ctx is None or ctx.seed != config._pipeline_seed():  # pylint: disable=protected-access
-        ctx = _LOCAL.default = _BuildContext()
-    return ctx
-
-
-def next_op_seed() -> int:
-    """A build-time op seed for nodes and transforms (reproducible after ``ds.config.set_seed``).
-
-    Returns:
-        An int in ``[0, 2**31)``.
-    """
-    return _context().next_seed()
 
 
 # ------------------------------------------------------------------------------------- operation nodes
@@ -166,7 +99,7 @@ def _as_tuple(value: Any) -> tuple:
 
 
 # ------------------------------------------------------------------------------------- base class
-class Dataset:
+class Dataset(DatasetInfo):
     """Base class of every dataset node.
 
     Args:
@@ -296,138 +229,6 @@ class Dataset:
                 raise err from err.__cause__
             self._first_row_cache = (tuple(rows[0]),) if rows else ()
         return self._first_row_cache[0] if self._first_row_cache else None
-
-    # ---- information -------------------------------------------------------------------
-    def get_col_names(self) -> List[str]:
-        """Return the column names.
-
-        Example:
-            >>> import tfspore.dataset as ds
-            >>> ds.NumpySlicesDataset({"a": [1], "b": [2]}).get_col_names()
-            ['a', 'b']
-        """
-        return self.column_names
-
-    def get_dataset_size(self, *, shard: Optional[Tuple[int, int]] = None) -> int:
-        """Return the number of rows (or batches after ``batch``) of one pass.
-
-        An infinite ``repeat`` counts as one pass, as in MindSpore. Sizes that depend on the
-        data (``filter``, generators without ``__len__``) are found by running the pipeline once.
-
-        Args:
-            shard: ``(num_shards, shard_id)``: the size of ``to_tf_dataset(shard=shard)``
-                instead (an extension; MindSpore's signature has no arguments).
-
-        Example:
-            >>> import tfspore.dataset as ds
-            >>> ds.NumpySlicesDataset(list(range(10))).batch(4).get_dataset_size()
-            3
-            >>> ds.NumpySlicesDataset(list(range(10))).batch(2).get_dataset_size(shard=(3, 0))
-            2
-        """
-        if shard is not None:
-            check_shard_options(self._api("get_dataset_size"), None, None, None, shard[0], shard[1])
-            with _building(_BuildContext(shard=(int(shard[0]), int(shard[1])))):
-                size = self._static_size()
-            if size is None:
-                size = self._count_rows(shard=(int(shard[0]), int(shard[1])))
-            return int(size)
-        if self.dataset_size is None:
-            size = self._static_size()
-            if size is None:
-                size = self._count_rows()
-            self.dataset_size = int(size)
-            if self.dataset_size == 0:
-                import logging  # pylint: disable=import-outside-toplevel
-                logging.getLogger("tfspore.dataset").warning("%s: the dataset size is 0.", self._api())
-        return self.dataset_size
-
-    def __len__(self) -> int:
-        return self.get_dataset_size()
-
-    def _count_rows(self, shard: Optional[Tuple[int, int]] = None) -> int:
-        from tfspore.dataset.engine.iterators import pipeline_error  # pylint: disable=import-outside-toplevel
-        with _building(_BuildContext(count=True, shard=shard)):
-            data = self._build()
-        try:
-            return int(data.reduce(tf.constant(0, tf.int64), lambda acc, *_: acc + 1))
-        except tf.errors.OpError as exc:
-            err = pipeline_error(exc, self)
-            raise err from err.__cause__
-
-    def get_batch_size(self) -> int:
-        """Return the batch size (1 before ``batch``)."""
-        for child in self.children:
-            return child.get_batch_size()
-        return 1
-
-    def get_repeat_count(self) -> int:
-        """Return the count of the last ``repeat`` (1 without one; -1 for infinite)."""
-        for child in self.children:
-            return child.get_repeat_count()
-        return 1
-
-    def output_shapes(self, estimate: bool = False) -> List[List[int]]:
-        """Return the shape of every column of the first row (or batch), as lists.
-
-        Args:
-            estimate: Accepted for compatibility.
-
-        Example:
-            >>> import numpy as np
-            >>> import tfspore.dataset as ds
-            >>> ds.NumpySlicesDataset(np.zeros((10, 2), np.float32)).batch(4).output_shapes()
-            [[4, 2]]
-        """
-        del estimate
-        row = self._first_row()
-        if row is None:
-            return [[] if spec.shape.rank is None else [-1 if d is None else int(d) for d in spec.shape]
-                    for spec in self._build_for(probe=True).element_spec]
-        return [list(t.shape) for t in row]
-
-    def output_types(self) -> List[np.dtype]:
-        """Return the numpy dtype of every column.
-
-        Example:
-            >>> import numpy as np
-            >>> import tfspore.dataset as ds
-            >>> ds.NumpySlicesDataset(np.zeros((3,), np.float32)).output_types()
-            [dtype('float32')]
-        """
-        specs = self._build_for(probe=True).element_spec
-        return [np.dtype(np.str_) if s.dtype == tf.string else np.dtype(s.dtype.as_numpy_dtype) for s in specs]
-
-    def num_classes(self) -> Optional[int]:
-        """The number of classes, for sources that know it, else None."""
-        for child in self.children:
-            return child.num_classes()
-        return None
-
-    def get_class_indexing(self) -> Dict[str, int]:
-        """The class-name to label mapping, for sources that have one."""
-        for child in self.children:
-            return child.get_class_indexing()
-        raise TypeError(f"For '{self._api('get_class_indexing')}', this dataset has no class indexing.")
-
-    def is_shuffled(self) -> bool:
-        """Whether the pipeline shuffles somewhere."""
-        return any(child.is_shuffled() for child in self.children)
-
-    def is_sharded(self) -> bool:
-        """Whether a source of the pipeline is sharded."""
-        return any(child.is_sharded() for child in self.children)
-
-    def reset(self) -> None:
-        """Kept for compatibility (MindSpore's ``Dataset.reset`` does nothing either)."""
-
-    def get_init_step(self) -> int:
-        """The step the pipeline starts from (0)."""
-        return 0
-
-    def set_init_step(self, init_step: int) -> None:
-        """Accepted for compatibility."""
-        del init_step
 
     # ---- iterators ---------------------------------------------------------------------
     def create_tuple_iterator(self, columns: Optional[Union[str, List[str]]] = None, num_epochs: int = -1,
@@ -677,198 +478,6 @@ class Dataset:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} columns={self.column_names}>"
 
-
-# ------------------------------------------------------------------------------------- sources
-class SourceDataset(Dataset):
-    """Base class of sources that read sequentially (generators, record files, tf.data).
-
-    Subclasses implement ``column_names``, ``_build_source()`` (a tf.data pipeline of tuples)
-    and, if known without reading, ``_source_size()``. Sharding requested through
-    ``to_tf_dataset(shard=...)`` is applied here with ``tf.data.Dataset.shard`` (wrap-padded to
-    equal lengths when the size is known), unless the source shards itself (``num_shards``).
-    """
-
-    def __init__(self, num_parallel_workers: Optional[int] = None, num_shards: Optional[int] = None,
-                 shard_id: Optional[int] = None):
-        super().__init__(num_parallel_workers=num_parallel_workers)
-        self.num_shards = num_shards
-        self.shard_id = shard_id
-
-    def _build_source(self) -> tf.data.Dataset:
-        raise NotImplementedError(f"{type(self).__name__} must implement _build_source.")
-
-    def _source_size(self) -> Optional[int]:
-        return None
-
-    def _static_size(self) -> Optional[int]:
-        size = self._source_size()
-        shard = _context().shard
-        if size is None or shard is None or self.num_shards is not None:
-            return size
-        return math.ceil(size / shard[0])
-
-    def is_sharded(self) -> bool:
-        return bool(self.num_shards and self.num_shards > 1)
-
-    def _build(self) -> tf.data.Dataset:
-        data = self._build_source()
-        shard = _context().shard
-        if shard is None or self.num_shards is not None:
-            return data
-        num_shards, shard_id = shard
-        size = self._source_size()
-        if size:
-            per_shard = math.ceil(size / num_shards)
-            data = data.repeat(2).take(per_shard * num_shards)  # wrap-padding to equal lengths
-        return data.shard(num_shards, shard_id)
-
-
-class MappableSource(Dataset):
-    """Base class of random-access sources.
-
-    Subclasses set ``column_names`` and implement two methods:
-
-    * ``_num_rows(self) -> int``: the number of rows of the whole source;
-    * ``_row(self, index: tf.Tensor) -> tuple[tf.Tensor, ...]``: the row at ``index`` (an int64
-      scalar tensor) as traceable TF ops (a gather from in-memory tensors, ``tf.io.read_file`` on a
-      path table, ...). It runs inside a parallel, order-preserving ``tf.data`` map.
-
-    The base class implements MindSpore's sampling arguments: ``num_samples``, ``shuffle``
-    (None means shuffle), ``sampler`` (a Sampler, a list of indices or an iterable),
-    ``num_shards`` / ``shard_id`` (wrap-padded shards, one seeded permutation shared by all shards,
-    a new one each epoch), and ``to_tf_dataset(shard=...)``.
-
-    Args:
-        num_samples: Rows to read per epoch; None reads all.
-        num_parallel_workers: A parallelism hint.
-        shuffle: Shuffle the rows (None: yes). Exclusive with `sampler`.
-        sampler: A sampler, or a list of indices.
-        num_shards: Number of shards; requires `shard_id`.
-        shard_id: This shard, in ``[0, num_shards)``.
-        cache: Accepted for compatibility.
-
-    Raises:
-        ValueError: If `num_shards` and `shard_id` are not given together or `shard_id` is out of range.
-        RuntimeError: If `sampler` is combined with `shuffle`, sharding or `num_samples`.
-
-    Example:
-        >>> import tensorflow as tf
-        >>> from tfspore.dataset.engine.datasets import MappableSource
-        >>> class Squares(MappableSource):
-        ...     column_names = ["x"]
-        ...     def _num_rows(self):
-        ...         return 5
-        ...     def _row(self, index):
-        ...         return (index * index,)
-        >>> [int(r[0]) for r in Squares(shuffle=False).create_tuple_iterator(output_numpy=True)]
-        [0, 1, 4, 9, 16]
-    """
-
-    def __init__(self, num_samples: Optional[int] = None, num_parallel_workers: Optional[int] = None,
-                 shuffle: Optional[Union[bool, _samplers.Shuffle]] = None, sampler: Any = None,
-                 num_shards: Optional[int] = None, shard_id: Optional[int] = None, cache: Any = None):
-        super().__init__(num_parallel_workers=num_parallel_workers)
-        del cache
-        check_shard_options(self._api(), num_samples, shuffle, sampler, num_shards, shard_id)
-        self.num_samples = num_samples
-        self.shuffle_flag = shuffle
-        self.num_shards = num_shards
-        self.shard_id = shard_id
-        self.sampler = _samplers.select_sampler(num_samples, sampler, shuffle, num_shards, shard_id)
-
-    def _num_rows(self) -> int:
-        raise NotImplementedError(f"{type(self).__name__} must implement _num_rows.")
-
-    def _row(self, index: tf.Tensor) -> Tuple[tf.Tensor, ...]:
-        raise NotImplementedError(f"{type(self).__name__} must implement _row.")
-
-    def _random_access(self) -> bool:
-        """Whether rows are read through the sampler (False for sources that only stream)."""
-        return True
-
-    # ---- MindSpore's MappableDataset API --------------------------------------------
-    def use_sampler(self, new_sampler: _samplers.BuiltinSampler) -> None:
-        """Replace the sampler."""
-        if new_sampler is None:
-            raise TypeError(f"For '{self._api('use_sampler')}', the input sampler can not be None.")
-        self.sampler = _samplers.select_sampler(None, new_sampler, None, None, None)
-        self.dataset_size = None
-
-    def add_sampler(self, new_sampler: _samplers.BuiltinSampler) -> None:
-        """Chain `new_sampler` on top of the current sampler."""
-        new_sampler.add_child(self.sampler)
-        self.sampler = new_sampler
-        self.dataset_size = None
-
-    def is_shuffled(self) -> bool:
-        return self.sampler.is_shuffled()
-
-    def is_sharded(self) -> bool:
-        return self.sampler.is_sharded()
-
-    # ---- engine ------------------------------------------------------------------------
-    def _effective_sampler(self) -> _samplers.BuiltinSampler:
-        shard = _context().shard
-        sampler = self.sampler
-        if shard is not None and not sampler.is_sharded():
-            outer = _samplers.DistributedSampler(shard[0], shard[1], shuffle=False)
-            outer.add_child(sampler)
-            return outer
-        return sampler
-
-    def _static_size(self) -> Optional[int]:
-        return self._effective_sampler()._count(self._num_rows())
-
-    def _index_dataset(self) -> tf.data.Dataset:
-        """One epoch of row indices (int64 scalars)."""
-        ctx = _context()
-        n = int(self._num_rows())
-        sampler = self._effective_sampler()
-        if type(sampler) is _samplers.SequentialSampler and sampler.child_sampler is None:  # pylint: disable=C0123
-            start = sampler.start_index or 0
-            return tf.data.Dataset.range(start, start + sampler._count(n))
-        if not (sampler._is_random() or sampler._is_dynamic()):
-            return tf.data.Dataset.from_tensor_slices(sampler._indices(n, tf.zeros([2], tf.int64)))
-        seed = ctx.next_seed(deterministic=sampler.is_sharded())
-        if sampler._is_random():
-            epoch_seeds = tf.data.Dataset.random(seed=seed, rerandomize_each_iteration=True).take(1)
-        else:
-            epoch_seeds = tf.data.Dataset.from_tensors(tf.constant(0, tf.int64))
-        const = tf.constant(seed, tf.int64)
-
-        def epoch_indices(r):
-            return tf.data.Dataset.from_tensor_slices(sampler._indices(n, tf.stack([r, const])))
-
-        indices = epoch_seeds.flat_map(epoch_indices)
-        if sampler._is_random() and not sampler._is_dynamic():
-            # flat_map hides the count from TensorFlow; stating it keeps the pipeline's cardinality
-            # known downstream (Model then runs its epochs on one iterator, see train/_engine.py)
-            indices = indices.apply(tf.data.experimental.assert_cardinality(sampler._count(n)))
-        return indices
-
-    def _build_rows(self) -> Tuple[tf.data.Dataset, Optional[Callable]]:
-        row = self._row
-        return self._index_dataset(), lambda i: _as_tuple(row(i))
-
-    def _build_batched(self, batch_size: int, drop_remainder: bool) -> Optional[tf.data.Dataset]:
-        """Batches of rows read as one gather per batch, or None if this source reads row by row.
-
-        Sources whose ``_row`` also accepts a 1-D vector of indices and returns the rows stacked
-        along a new first axis (a ``tf.gather`` from in-memory tensors) set
-        ``_gathers_batches = True``. The index stream is the one of the per-row path, batched, so
-        the batches equal ``rows.batch(batch_size, drop_remainder)`` element for element.
-        """
-        if not getattr(self, "_gathers_batches", False):
-            return None
-        row = self._row
-        indices = self._index_dataset().batch(batch_size, drop_remainder=drop_remainder)
-        return indices.map(lambda idx: _as_tuple(row(idx)))
-
-    def _build(self) -> tf.data.Dataset:
-        return self._build_fused()
-
-
-MappableDataset = MappableSource
 
 
 class BatchInfo:

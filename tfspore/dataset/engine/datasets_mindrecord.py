@@ -24,7 +24,8 @@ import tensorflow as tf
 from tfspore._internal import validator as v
 from tfspore.dataset.engine._mindrecord_stream import BlobChunkReader
 from tfspore.dataset.engine import samplers as _samplers
-from tfspore.dataset.engine.datasets import MappableSource, _context
+from tfspore.dataset.engine._build_context import _context
+from tfspore.dataset.engine._sources import MappableSource
 from tfspore.mindrecord.core import shardformat
 from tfspore.mindrecord.core.shardreader import load, read_header, resolve_files
 

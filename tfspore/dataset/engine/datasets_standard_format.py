@@ -18,7 +18,8 @@ import tensorflow as tf
 from google.protobuf.message import DecodeError
 
 from tfspore._internal import validator as v
-from tfspore.dataset.engine.datasets import SourceDataset, next_op_seed
+from tfspore.dataset.engine._sources import SourceDataset
+from tfspore.dataset.engine.datasets import next_op_seed
 from tfspore.dataset.engine.samplers import Shuffle, check_num_samples, check_shard_options
 from tfspore.dataset.engine.datasets_mindrecord import MindDataset  # MindSpore's path of MindDataset
 

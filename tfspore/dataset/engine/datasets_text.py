@@ -15,7 +15,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
-from tfspore.dataset.engine.datasets import SourceDataset, next_op_seed
+from tfspore.dataset.engine._sources import SourceDataset
+from tfspore.dataset.engine.datasets import next_op_seed
 from tfspore.dataset.engine.datasets_standard_format import _expand_files
 from tfspore.dataset.engine.samplers import Shuffle, check_num_samples, check_shard_options
 

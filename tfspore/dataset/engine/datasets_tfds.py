@@ -14,7 +14,8 @@ import tensorflow as tf
 
 from tfspore._internal import validator as v
 from tfspore.dataset.engine.samplers import check_num_samples, check_shard_options
-from tfspore.dataset.engine.datasets import SourceDataset, next_op_seed
+from tfspore.dataset.engine._sources import SourceDataset
+from tfspore.dataset.engine.datasets import next_op_seed
 
 __all__ = ["TFDSDataset"]
 

@@ -24,7 +24,8 @@ from tfspore._internal import validator as v
 from tfspore.dataset.engine import _generator_batches
 from tfspore.dataset.engine import _python_ops as py
 from tfspore.dataset.engine.samplers import check_num_samples
-from tfspore.dataset.engine.datasets import MappableSource, _context
+from tfspore.dataset.engine._build_context import _context
+from tfspore.dataset.engine._sources import MappableSource
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "PaddedDataset", "Schema"]
 

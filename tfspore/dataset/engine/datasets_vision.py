@@ -21,7 +21,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore._internal import validator as v
-from tfspore.dataset.engine.datasets import MappableSource
+from tfspore.dataset.engine._sources import MappableSource
 from tfspore.dataset.vision._image_ops import decode_image
 
 __all__ = ["MnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset"]
