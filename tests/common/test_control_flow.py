@@ -111,7 +111,7 @@ def test_return_inside_tensor_while_is_one_staged_loop():
     assert _op_types(net, _t(1, 2, 3)) & _LOOPS
     for x in ((1, 2, 3), (20, 40, 60), (5, 5, 5)):
         net(_t(*x))
-    assert net._compiled_fn(None).experimental_get_tracing_count() == 1
+    assert net.compiled_construct(None).experimental_get_tracing_count() == 1
 
 
 def test_gradient_through_loop_with_return(mode):
@@ -253,7 +253,7 @@ def test_tensor_range_is_one_staged_loop():
     assert _op_types(net, _t(1, 2, 3), Tensor(5, ms.int32)) & _LOOPS
     for n in (0, 3, 9):
         net(_t(1, 2, 3), Tensor(n, ms.int32))
-    assert net._compiled_fn(None).experimental_get_tracing_count() == 1
+    assert net.compiled_construct(None).experimental_get_tracing_count() == 1
 
 
 def test_tensor_range_needs_an_int_bound():

@@ -556,7 +556,7 @@ def test_graph_mode_one_trace_per_signature():
     net = Leaf()
     net(X)
     net(X + 1)
-    fn = net._compiled_fn()
+    fn = net.compiled_construct()
     assert len(net._compiled) == 1 and fn.experimental_get_tracing_count() == 1
     net(Tensor(_arr(5, 2)))
     assert fn.experimental_get_tracing_count() == 2

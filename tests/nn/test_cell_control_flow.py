@@ -100,7 +100,7 @@ def test_if_else_is_one_graph_branch():
     assert _op_types(net, _x(1)) & {"If", "StatelessIf"}
     net(_x(1))
     net(_x(-1))  # same signature: the traced cond serves both branches
-    assert net._compiled_fn(None).experimental_get_tracing_count() == 1
+    assert net.compiled_construct(None).experimental_get_tracing_count() == 1
 
 
 def test_while_on_tensor(mode):

@@ -312,7 +312,7 @@ def test_mirrored_strategy_training_equals_single_device(mirrored_strategy):
                 step(Tensor(x), Tensor(y))
             return net, opt
         data = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(8))
-        fn = step._compiled_fn()
+        fn = step.compiled_construct()
         with strategy.scope():
             for _ in range(3):
                 for a, b in data:

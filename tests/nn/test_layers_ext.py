@@ -219,7 +219,7 @@ class TestPooling:
         cell = nn.SequentialCell([nn.Conv2d(3, 4, 3), nn.MaxPool2d(2, 2), nn.AdaptiveAvgPool2d(1), nn.Flatten()])
         for _ in range(3):
             assert cell(Tensor(_x(2, 3, 8, 8))).shape == (2, 4)
-        fn = cell._compiled_fn()
+        fn = cell.compiled_construct()
         assert fn.experimental_get_tracing_count() == 1
 
 

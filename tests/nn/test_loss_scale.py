@@ -311,7 +311,7 @@ def test_mirrored_overflow_on_one_replica_skips_every_replica(mirrored_strategy)
         opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
         train = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()), opt,
                                                  nn.DynamicLossScaleUpdateCell(16.0, 2, 2))
-        fn = train._compiled_fn()
+        fn = train.compiled_construct()
         rows = []
         for step, (x, y) in enumerate(zip(xs, ys)):
             data = strategy.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(4))

@@ -8,7 +8,7 @@ mindspore = pytest.importorskip("mindspore")
 ms_ser = pytest.importorskip("mindspore.train.serialization")
 
 import tfspore as ts  # noqa: E402
-from tfspore.train import serialization as ts_ser  # noqa: E402
+from tfspore.train import _ckpt_format  # noqa: E402
 from tests.parity._ms_helpers import DTYPE_VALUES  # noqa: E402
 
 KEY16 = b"0123456789abcdef"
@@ -202,7 +202,7 @@ def test_split_entries_both_ways(tmp_path, monkeypatch):
     arr = np.arange(2000, dtype=np.float32).reshape(500, 4)  # 8000 bytes
     ms_path, ts_path = str(tmp_path / "ms.ckpt"), str(tmp_path / "ts.ckpt")
     monkeypatch.setattr(ms_ser, "SLICE_SIZE", 1)  # MindSpore's unit is KiB: 1024-byte entries
-    monkeypatch.setattr(ts_ser, "_SLICE_BYTES", 1024)
+    monkeypatch.setattr(_ckpt_format, "_SLICE_BYTES", 1024)
     mindspore.save_checkpoint([mindspore.Parameter(mindspore.Tensor(arr), name="big")], ms_path)
     ts.save_checkpoint([ts.Parameter(ts.Tensor(arr), name="big")], ts_path)
     assert _read(ms_path) == _read(ts_path)

@@ -9,6 +9,7 @@ import pytest
 mindspore = pytest.importorskip("mindspore")
 
 import tfspore as ts  # noqa: E402
+from tfspore.train import _safetensors  # noqa: E402
 from tfspore.train import serialization as ts_ser  # noqa: E402
 from tests.parity._ms_helpers import DTYPE_VALUES  # noqa: E402
 
@@ -246,7 +247,7 @@ def test_atomic_write_keeps_the_old_file(tmp_path, monkeypatch):
         yield b"\x10" + b"\x00" * 7
         raise OSError("disk full")
 
-    monkeypatch.setattr(ts_ser, "_safetensors_bytes", crashing)
+    monkeypatch.setattr(_safetensors, "safetensors_bytes", crashing)
     with pytest.raises(OSError, match="disk full"):
         ts.save_checkpoint(TsNet(), path, format="safetensors")
     assert _read(path) == before

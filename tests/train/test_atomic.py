@@ -9,7 +9,7 @@ import pytest
 
 import tfspore as ms
 from tfspore import nn
-from tfspore.train import _atomic
+from tfspore.train import _atomic, _ckpt_format
 from tfspore.train import serialization as ser
 from tfspore.train.callback import CheckpointConfig, ModelCheckpoint
 
@@ -131,7 +131,7 @@ def test_stale_cleanup_never_follows_or_removes_a_symlink(tmp_path):
 
 # ------------------------------------------------------------------------- retention after save
 def _failing_records(monkeypatch, fail_on):
-    real, calls = ser._records, []
+    real, calls = _ckpt_format.records, []
 
     def records(entries, split_rows):
         calls.append(1)
@@ -139,7 +139,7 @@ def _failing_records(monkeypatch, fail_on):
             if len(calls) == fail_on and i == 1:
                 raise KeyboardInterrupt("crash in the middle of the write")
             yield rec
-    monkeypatch.setattr(ser, "_records", records)
+    monkeypatch.setattr(_ckpt_format, "records", records)
 
 
 @pytest.mark.parametrize("keep", [1, 3])

@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 import tfspore as ms
 from tfspore import Parameter, Tensor, nn
-from tfspore.train import _crypto
+from tfspore.train import _ckpt_format, _crypto
 from tfspore.train import serialization as ser
 from tfspore.train import load_checkpoint, load_checkpoint_async, load_param_into_net, save_checkpoint
 from tfspore._internal.proto.checkpoint_pb2 import Checkpoint
@@ -249,7 +249,7 @@ def test_failed_save_leaves_old_file_and_no_tmp(tmp_path, monkeypatch):
         yield b"\x0a\x00"
         raise OSError("disk full")
 
-    monkeypatch.setattr(ser, "_records", broken)
+    monkeypatch.setattr(_ckpt_format, "records", broken)
     with pytest.raises(OSError, match="disk full"):
         save_checkpoint({"x": Tensor(np.ones(1, np.float32))}, path)
     assert _bytes(path) == before
@@ -257,7 +257,7 @@ def test_failed_save_leaves_old_file_and_no_tmp(tmp_path, monkeypatch):
 
 
 def test_large_tensor_split_into_entries(tmp_path, monkeypatch):
-    monkeypatch.setattr(ser, "_SLICE_BYTES", 64)
+    monkeypatch.setattr(_ckpt_format, "_SLICE_BYTES", 64)
     arr = np.arange(100, dtype=np.float32).reshape(25, 4)  # 400 bytes -> 7 chunks
     for async_save, count in ((False, 7), (True, 7)):
         path = str(tmp_path / f"big{async_save}.ckpt")

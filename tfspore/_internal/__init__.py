@@ -1,6 +1,6 @@
 """Internal layer shared by every tfspore package.
 
-Modules here (but the two at the end of this list) import nothing from the other tfspore packages
+Modules here (but the four at the end of this list) import nothing from the other tfspore packages
 (only the standard library, numpy and TensorFlow), so ``common``, ``ops``, ``nn``, ``train`` and
 ``dataset`` can all import them by their public names without creating an import circle.
 
@@ -19,12 +19,23 @@ Modules here (but the two at the end of this list) import nothing from the other
   convolution outputs in NHWC between layers.
 - :mod:`tfspore._internal.proto`: the ``.proto`` schemas (checkpoint, summary, lineage) and the
   modules protoc generates from them.
+- :mod:`tfspore._internal.pool_window`: the output lengths and adaptive bins of pooling, shared by
+  the pooling ops and the pooling layers.
+- :mod:`tfspore._internal.crypto`: MindSpore's encrypted block format (AES-GCM, AES-CBC, SM4-CBC;
+  ``cryptography``), shared by checkpoints, MindIR files and MindRecord files.
 
-Two modules stand one step higher, on ``tfspore.common.tensor`` (nothing in ``common.tensor``
+Three modules stand one step higher, on ``tfspore.common.tensor`` (nothing in ``common.tensor``
 imports them):
 
 - :mod:`tfspore._internal.tensor_wrap`: moving values between TensorFlow and ``Tensor``
   (``wrap``, ``wrap_nest``, ``unwrap_nest``, ``as_tf``).
 - :mod:`tfspore._internal.control_flow`: Python ``if``/``while``/``for`` on Tensors in compiled
   user code (AutoGraph extended to ``Tensor`` conditions).
+- :mod:`tfspore._internal.summary_cache`: where the summary operators leave their values for
+  ``SummaryRecord``.
+
+One more stands on ``tfspore.context`` (which imports only this layer):
+
+- :mod:`tfspore._internal.data_parallel`: the data-parallel mode, gradient mean and device count
+  the training wrappers reduce gradients by.
 """

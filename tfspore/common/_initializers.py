@@ -69,8 +69,16 @@ class Constant(Initializer):
         _assignment(arr, self.value)
 
 
+class _Xavier(Initializer):
+    """The ``gain`` argument of :class:`XavierNormal` and :class:`XavierUniform`."""
+
+    def __init__(self, gain: float = 1) -> None:
+        super().__init__(gain=gain)
+        self.gain = gain
+
+
 @_register('xavier_normal')
-class XavierNormal(Initializer):
+class XavierNormal(_Xavier):
     r"""Samples from :math:`N(0, \sigma^2)` with :math:`\sigma = gain \sqrt{2 / (fan_{in} + fan_{out})}`.
 
     Args:
@@ -86,10 +94,6 @@ class XavierNormal(Initializer):
         >>> w2 = initializer('xavier_normal', [1, 2, 3], ms.float32)
     """
 
-    def __init__(self, gain: float = 1) -> None:
-        super().__init__(gain=gain)
-        self.gain = gain
-
     def _initialize(self, arr):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
         std = self.gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -97,7 +101,7 @@ class XavierNormal(Initializer):
 
 
 @_register('xavier_uniform')
-class XavierUniform(Initializer):
+class XavierUniform(_Xavier):
     r"""Samples from :math:`U(-b, b)` with :math:`b = gain \sqrt{6 / (fan_{in} + fan_{out})}`.
 
     Args:
@@ -113,18 +117,29 @@ class XavierUniform(Initializer):
         >>> w2 = initializer('xavier_uniform', [1, 2, 3], ms.float32)
     """
 
-    def __init__(self, gain: float = 1) -> None:
-        super().__init__(gain=gain)
-        self.gain = gain
-
     def _initialize(self, arr):
         n_in, n_out = _calculate_fan_in_and_fan_out(arr.shape)
         boundary = self.gain * math.sqrt(6.0 / (n_in + n_out))
         _assignment(arr, _random_uniform(self._rng(), -boundary, boundary, arr.shape))
 
 
+class _He(Initializer):
+    """The arguments of :class:`HeUniform` and :class:`HeNormal`, and the gain and fan they scale by."""
+
+    def __init__(self, negative_slope: float = 0, mode: str = 'fan_in', nonlinearity: str = 'leaky_relu') -> None:
+        super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
+        self.negative_slope = negative_slope
+        self.mode = mode
+        self.nonlinearity = nonlinearity
+
+    def _gain_and_fan(self, shape: Sequence[int]) -> Tuple[float, int]:
+        """The gain of ``nonlinearity`` and the fan of ``mode`` for an array of ``shape``."""
+        fan = _calculate_correct_fan(shape, self.mode)
+        return _calculate_gain(self.nonlinearity, self.negative_slope), fan
+
+
 @_register('he_uniform')
-class HeUniform(Initializer):
+class HeUniform(_He):
     r"""Samples from :math:`U(-b, b)` with :math:`b = gain \sqrt{3 / fan\_mode}` (Kaiming uniform).
 
     With ``negative_slope=math.sqrt(5)`` (the default of ``nn.Dense`` and ``nn.Conv2d``) the
@@ -148,21 +163,14 @@ class HeUniform(Initializer):
         >>> w2 = initializer('he_uniform', [1, 2, 3], ms.float32)
     """
 
-    def __init__(self, negative_slope: float = 0, mode: str = 'fan_in', nonlinearity: str = 'leaky_relu') -> None:
-        super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
-        self.negative_slope = negative_slope
-        self.mode = mode
-        self.nonlinearity = nonlinearity
-
     def _initialize(self, arr):
-        fan = _calculate_correct_fan(arr.shape, self.mode)
-        gain = _calculate_gain(self.nonlinearity, self.negative_slope)
+        gain, fan = self._gain_and_fan(arr.shape)
         boundary = math.sqrt(3.0) * gain / math.sqrt(fan)
         _assignment(arr, _random_uniform(self._rng(), -boundary, boundary, arr.shape))
 
 
 @_register('he_normal')
-class HeNormal(Initializer):
+class HeNormal(_He):
     r"""Samples from :math:`N(0, \sigma^2)` with :math:`\sigma = gain / \sqrt{fan\_mode}` (Kaiming normal).
 
     Args:
@@ -183,15 +191,8 @@ class HeNormal(Initializer):
         >>> w2 = initializer('he_normal', [1, 2, 3], ms.float32)
     """
 
-    def __init__(self, negative_slope: float = 0, mode: str = 'fan_in', nonlinearity: str = 'leaky_relu') -> None:
-        super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
-        self.negative_slope = negative_slope
-        self.mode = mode
-        self.nonlinearity = nonlinearity
-
     def _initialize(self, arr):
-        fan = _calculate_correct_fan(arr.shape, self.mode)
-        gain = _calculate_gain(self.nonlinearity, self.negative_slope)
+        gain, fan = self._gain_and_fan(arr.shape)
         std = gain / math.sqrt(fan)
         _assignment(arr, _random_normal(self._rng(), 0, std, arr.shape))
 

@@ -1,11 +1,12 @@
 """The compiled step of a Cell: ``construct`` as a cached ``tf.function`` (MindSpore's GRAPH_MODE).
 
-In GRAPH_MODE the outermost Cell call runs ``_compiled_fn``: one ``tf.function`` per cache key
-(the training flag, precision, hooks and recompute setting of every cell in the tree, the mode,
-the jit setting and the identity of the variables) and input signature. The key is recomputed
-only when the configuration epoch (``tfspore/_internal/state.py``) moved, so a call costs one
-integer comparison before TensorFlow's own dispatch. ``set_inputs`` fixes the signature (None
-dims are dynamic), and ``set_jit_config`` / ``JitConfig(jit_level="O2")`` turn on XLA.
+In GRAPH_MODE the outermost Cell call runs :meth:`CellCompile.compiled_construct`: one
+``tf.function`` per cache key (the training flag, precision, hooks and recompute setting of every
+cell in the tree, the mode, the jit setting and the identity of the variables) and input
+signature. The key is recomputed only when the configuration epoch
+(``tfspore/_internal/state.py``) moved, so a call costs one integer comparison before
+TensorFlow's own dispatch. ``set_inputs`` fixes the signature (None dims are dynamic), and
+``set_jit_config`` / ``JitConfig(jit_level="O2")`` turn on XLA.
 """
 from __future__ import annotations
 
@@ -78,6 +79,18 @@ class CellCompile:
             return
         self.__dict__["_jit_config_dict"] = dict(cfg)
         _state.bump()
+
+    def _get_attr_from_cell(self, network: Any) -> None:
+        """Take the jit config and the amp level of ``network``, the cell this one wraps (MindSpore's
+        ``Cell._get_attr_from_cell``, called by the wrappers of ``nn.wrap`` and ``amp``)."""
+        if not isinstance(network, CellCompile):
+            return
+        jit_config = network.jit_config_dict
+        if jit_config:
+            self.__dict__["_jit_config_dict"] = dict(jit_config)
+        amp_level = network.__dict__.get("_amp_level")
+        if amp_level is not None:
+            self.__dict__["_amp_level"] = amp_level
 
     def _jit_compile(self) -> bool | None:
         cfg = self._jit_config_dict
@@ -163,7 +176,7 @@ class CellCompile:
         if signature is not None and len(signature) != len(args):
             raise TypeError(f"For '{self.cls_name}', set_inputs gave {len(signature)} inputs, but the call got "
                             f"{len(args)}.")
-        return self._compiled_fn(signature), args, kwargs
+        return self.compiled_construct(signature), args, kwargs
 
     def _cache_key(self) -> tuple:
         ep = _state.epoch()
@@ -180,8 +193,27 @@ class CellCompile:
             self.__dict__["_key_epoch"] = ep
         return self._key
 
-    def _compiled_fn(self, signature: tuple | None = None) -> Any:
-        """The ``tf.function`` of construct for the current configuration and ``signature``."""
+    def compiled_construct(self, signature: tuple | None = None) -> Any:
+        """The compiled construct: the ``tf.function`` a GRAPH_MODE call of this cell runs.
+
+        It takes and returns TensorFlow values (nested in tuples, lists and dicts; a Parameter's
+        ``tf.Variable`` stands for the Parameter) and runs ``construct`` as the outermost cell. One
+        function is kept per configuration (training flags, precision, hooks, mode, jit setting,
+        variables) and ``signature``, so calling this again without a change returns the same
+        function and its traces. The step engine of ``tfspore.train`` runs it inside its own compiled
+        loops and under ``strategy.run``.
+
+        Args:
+            signature: the ``tf.TensorSpec`` input signature (None: traced per input shapes, as
+                without :meth:`set_inputs`).
+
+        Returns:
+            A ``tf.function`` (``get_concrete_function`` traces it without running).
+
+        Example:
+            >>> fn = net.compiled_construct()
+            >>> out = fn(tf.ones((2, 3)))   # a tf.Tensor
+        """
         key = (self._cache_key(), signature)
         fn = self._compiled.get(key)
         if fn is None:

@@ -2,7 +2,7 @@
 
 ``Model.train`` / ``eval`` / ``fit`` / ``predict`` and ``DatasetHelper``'s data sink all run their
 network through one :class:`StepEngine`, in the manner of Keras's ``make_train_function``. It
-runs the network's compiled step (``Cell._compiled_fn``) three ways:
+runs the network's compiled step (``Cell.compiled_construct``) three ways:
 
 1. :meth:`StepEngine.step_on_data`: one step on a batch the caller already holds.
 2. :meth:`StepEngine.step_on_iterator`: one step that takes its batch from a ``tf.data``
@@ -194,7 +194,7 @@ class StepEngine:
         strategy = tf.distribute.get_strategy()
         if strategy.num_replicas_in_sync == 1:
             return self.network(*batch)
-        outputs = strategy.run(self.network._compiled_fn(), args=tuple(unwrap_nest(list(batch))))
+        outputs = strategy.run(self.network.compiled_construct(), args=tuple(unwrap_nest(list(batch))))
         return wrap_nest(reduce_outputs(strategy, outputs))
 
     # ------------------------------------------------- 2. a step on an iterator
@@ -210,14 +210,14 @@ class StepEngine:
         traced for the shapes it runs: a construct may use ``x.shape`` in Python) and the step's
         outputs are plain tensors. Tracing it here runs nothing.
         """
-        return self.may_step_on_iterator() and self._iterator_call(self.network._compiled_fn(),
+        return self.may_step_on_iterator() and self._iterator_call(self.network.compiled_construct(),
                                                                    element_spec) is not None
 
     def step_on_iterator(self, iterator: Any) -> tuple | None:
         """One step on ``iterator``'s next batch: ``(outputs, batch)``, or None when it has none left."""
         if not self._started:
             self._start()
-        compiled = self.network._compiled_fn()
+        compiled = self.network.compiled_construct()
         if iterator is not self._iterator or compiled is not self._iterator_compiled:
             self._iterator, self._iterator_compiled = iterator, compiled
             self._iterator_entry = self._iterator_call(compiled, iterator.element_spec)
@@ -299,7 +299,7 @@ class StepEngine:
         if not self._started:
             self._start()
         strategy = tf.distribute.get_strategy()
-        compiled = self.network._compiled_fn()
+        compiled = self.network.compiled_construct()
         key = (steps, id(compiled), id(strategy))
         loop = self._loops.get(key)
         if loop is None:
@@ -336,7 +336,7 @@ class StepEngine:
         """Trace the network's step for ``element_spec`` now (GRAPH_MODE), so the first step starts compiled."""
         if _context._mode() != _context.GRAPH_MODE:
             return
-        self.network._compiled_fn().get_concrete_function(*_as_tuple(element_spec))
+        self.network.compiled_construct().get_concrete_function(*_as_tuple(element_spec))
 
 
 def _as_tuple(element: Any) -> tuple:

@@ -42,7 +42,6 @@ from tfspore._internal import amp_scope as _amp_scope
 from tfspore._internal import state as _state
 from tfspore.common import dtype as mstype
 from tfspore.nn.cell import Cell
-from tfspore.nn.wrap.cell_wrapper import _get_attr_from_cell
 from tfspore.ops.primitive import Primitive
 from tfspore.train.loss_scale_manager import DynamicLossScaleManager, LossScaleManager
 from tfspore.train._amp_lists import (_present, AMP_WHITE_LIST, AMP_BLACK_LIST, AMP_AUTO_WHITE_LIST,  # noqa: F401
@@ -64,7 +63,7 @@ class _OutputTo16(Cell):
         super().__init__(auto_prefix=False)
         self._backbone = backbone
         self.dtype = dtype
-        _get_attr_from_cell(self, backbone)
+        self._get_attr_from_cell(backbone)
 
     def construct(self, *args: Any, **kwargs: Any) -> Any:
         return _amp_scope.cast_floats(self._backbone(*args, **kwargs), self.dtype.tf_dtype)
@@ -76,7 +75,7 @@ class _OutputTo32(Cell):
     def __init__(self, backbone: Cell) -> None:
         super().__init__(auto_prefix=False)
         self._backbone = backbone
-        _get_attr_from_cell(self, backbone)
+        self._get_attr_from_cell(backbone)
 
     def construct(self, *args: Any, **kwargs: Any) -> Any:
         return _amp_scope.cast_floats(self._backbone(*args, **kwargs), tf.float32)

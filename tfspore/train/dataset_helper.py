@@ -22,7 +22,7 @@ from typing import Any, Iterator
 import tensorflow as tf
 
 from tfspore import context as _context
-from tfspore.common.tensor import Tensor
+from tfspore._internal.tensor_wrap import wrap
 from tfspore.nn.cell import Cell
 from tfspore.train import _engine
 
@@ -143,7 +143,7 @@ class DatasetHelper:
                 yield ()
             return
         for element in self._tf_dataset():
-            yield [Tensor._from_tf(t) for t in (element if isinstance(element, tuple) else (element,))]
+            yield [wrap(t) for t in (element if isinstance(element, tuple) else (element,))]
 
 
 class _DataSinkCell(Cell):

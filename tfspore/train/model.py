@@ -8,6 +8,10 @@ MindSpore's order with MindSpore's ``cb_params``. In GRAPH_MODE each step runs o
 themselves run in the step engine (``tfspore/train/_engine.py``, through ``strategy.run`` of the
 active ``tf.distribute`` strategy); this module holds the public API and the callback protocol.
 
+``Model.eval`` lives in :mod:`tfspore.train._model_eval` and the parallel layout queries in
+:mod:`tfspore.train._model_layout` (mixins of ``Model``); the argument checks they share in
+:mod:`tfspore.train._model_args`.
+
 Example:
     >>> # model = Model(net, loss_fn=loss, optimizer=opt, metrics={"acc"})
     >>> # model.train(2, ds_train, callbacks=[LossMonitor()])
@@ -27,6 +31,9 @@ from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell, GraphCell
 from tfspore.nn.wrap.cell_wrapper import WithEvalCell, WithLossCell
 from tfspore.train import _engine
+from tfspore.train._model_args import callback_module, check_bool, check_int, dataset_arg
+from tfspore.train._model_eval import ModelEval
+from tfspore.train._model_layout import ModelLayouts
 from tfspore.train.dataset_helper import DatasetHelper, _as_dataset, connect_network_with_dataset
 
 __all__ = ["Model"]
@@ -37,30 +44,7 @@ _BOOST_LEVELS = ["O0", "O1", "O2"]
 _KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
 
 
-def _check_int(value: Any, name: str, api: str, positive: bool = True) -> int:
-    return (validator.check_positive_int if positive else validator.check_non_negative_int)(value, name, api)
-
-
-def _check_bool(value: Any, name: str, api: str) -> bool:
-    if not isinstance(value, bool):  # a numpy bool is not accepted here, as MindSpore
-        raise validator.type_error(value, name, api, "a bool")
-    return value
-
-
-def _dataset_arg(api: str, name: str, dataset: Any) -> Any:
-    """``dataset`` as a tfspore Dataset; TypeError naming ``api`` and the argument ``name`` otherwise."""
-    try:
-        return _as_dataset(api, dataset)
-    except TypeError:
-        raise validator.type_error(dataset, name, api, "a tfspore dataset or a tf.data.Dataset") from None
-
-
-def _callback_module() -> Any:
-    from tfspore.train.callback import _callback
-    return _callback
-
-
-class Model:
+class Model(ModelEval, ModelLayouts):
     """High-level training and evaluation (``mindspore.train.Model``).
 
     Args:
@@ -229,7 +213,7 @@ class Model:
 
     def _new_cb_params(self, epoch: int, initial_epoch: int, train_dataset: Any, callbacks: list,
                        batch_num: int) -> Any:
-        cbm = _callback_module()
+        cbm = callback_module()
         cb = cbm._InternalCallbackParam()
         cb.train_network = self._train_network
         cb.epoch_num = epoch - initial_epoch
@@ -277,7 +261,7 @@ class Model:
     # -------------------------------------------------------------- train
     def _validate_train(self, api: str, epoch: Any, train_dataset: Any, dataset_sink_mode: Any, sink_size: Any,
                         initial_epoch: Any) -> tuple[Any, int]:
-        _check_bool(dataset_sink_mode, "dataset_sink_mode", api)
+        check_bool(dataset_sink_mode, "dataset_sink_mode", api)
         if isinstance(self._train_network, GraphCell) and dataset_sink_mode:
             raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
         if self._build_epoch is not None and epoch != self._build_epoch:
@@ -285,14 +269,14 @@ class Model:
                              f"should be equal to value in Model.train, but got {self._build_epoch} and {epoch} "
                              "separately.")
         validator.check_int(sink_size, "sink_size", api)
-        _check_int(epoch, "epoch", api)
-        _check_int(initial_epoch, "initial_epoch", api, positive=False)
+        check_int(epoch, "epoch", api)
+        check_int(initial_epoch, "initial_epoch", api, positive=False)
         if initial_epoch < 0:
             raise ValueError(f"For '{api}', the 'initial_epoch' must be a non-negative int, but got {initial_epoch}.")
         if initial_epoch >= epoch:
             raise ValueError(f"For '{api}', the parameter 'epoch' must bigger than parameter 'initial_epoch', but got "
                              f"the parameter 'epoch' is {epoch}, 'initial_epoch' is {initial_epoch}.")
-        dataset = _dataset_arg(api, "train_dataset", train_dataset)
+        dataset = dataset_arg(api, "train_dataset", train_dataset)
         size = self._steps_per_epoch(dataset)
         if size == 0:
             raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
@@ -317,7 +301,7 @@ class Model:
         """
         dataset, sink = self._validate_train("Model.train", epoch, train_dataset, dataset_sink_mode, sink_size,
                                              initial_epoch)
-        cbm = _callback_module()
+        cbm = callback_module()
         cb_list = cbm._normalize_callbacks(callbacks)
         cbm._check_old_style_callbacks(cb_list, fit=False)
         self._train(epoch, dataset, cb_list, dataset_sink_mode, sink, initial_epoch, callbacks)
@@ -329,7 +313,7 @@ class Model:
         self._backbone_is_train = True
         batch_num = sink_size if sink_mode else self._steps_per_epoch(dataset)
         cb = self._new_cb_params(epoch, initial_epoch, dataset, cb_list, batch_num)
-        cbm = _callback_module()
+        cbm = callback_module()
         run_context = cbm.RunContext(cb)
         run_context.start_epoch = initial_epoch  # on_train_begin may move it on (Keras's BackupAndRestore)
         ckpt_cb = self._exception_checkpoint(raw_callbacks)
@@ -473,11 +457,11 @@ class Model:
                             f"{type(valid_frequency)}.")
         if isinstance(valid_frequency, int) and valid_frequency <= 0:
             raise validator.value_error(valid_frequency, "valid_frequency", "Model.fit", "a positive int or a list")
-        _check_bool(valid_dataset_sink_mode, "valid_dataset_sink_mode", "Model.fit")
+        check_bool(valid_dataset_sink_mode, "valid_dataset_sink_mode", "Model.fit")
         if valid_dataset is not None and not self._metric_fns:
             raise ValueError("For 'Model.fit', if valid_dataset is not None, the model argument 'metrics' can not be"
                              "None or empty, you should set the argument 'metrics' for model.")
-        cbm = _callback_module()
+        cbm = callback_module()
         cb_list = cbm._normalize_callbacks(callbacks)
         cbm._check_old_style_callbacks(cb_list, fit=True)
         valid = None
@@ -495,117 +479,13 @@ class Model:
         cb.mode = "eval"
         cb.batch_num = self._steps_per_epoch(dataset)
         cb.cur_step_num = 0
-        cbm = _callback_module()
+        cbm = callback_module()
         self._run_eval(dataset, eval_cbs, cb, cbm.RunContext(cb), track_loss=True)
         for k, v in saved.items():
             if k == "net_outputs" and not had_outputs:
                 cb.pop("net_outputs", None)
             else:
                 cb[k] = v
-
-    # --------------------------------------------------------------- eval
-    def eval(self, valid_dataset: Any, callbacks: Any = None, dataset_sink_mode: bool = False) -> dict:
-        """Evaluate the metrics on ``valid_dataset``.
-
-        Args:
-            valid_dataset: the evaluation dataset.
-            callbacks: as for :meth:`train`.
-            dataset_sink_mode: accepted; evaluation runs step by step.
-
-        Returns:
-            dict: metric name to value.
-
-        Raises:
-            ValueError: when the Model has no metrics.
-        """
-        _check_bool(dataset_sink_mode, "dataset_sink_mode", "Model.eval")
-        if not self._metric_fns:
-            raise ValueError("For Model.eval, the model argument 'metrics' can not be None or empty, you should set "
-                             "the argument 'metrics' for model.")
-        if isinstance(self._eval_network, GraphCell) and dataset_sink_mode:
-            raise ValueError("Sink mode is currently not supported when evaluating with a GraphCell.")
-        dataset = _dataset_arg("Model.eval", "valid_dataset", valid_dataset)
-        cbm = _callback_module()
-        cb_list = cbm._normalize_callbacks(callbacks)
-        cbm._check_old_style_callbacks(cb_list, fit=False)
-        cb = cbm._InternalCallbackParam()
-        cb.eval_network = self._eval_network
-        cb.valid_dataset = dataset
-        cb.batch_num = self._steps_per_epoch(dataset)
-        cb.mode = "eval"
-        cb.cur_step_num = 0
-        cb.list_callback = cb_list
-        cb.network = self._network
-        metrics, _ = self._run_eval(dataset, cb_list, cb, cbm.RunContext(cb))
-        return metrics
-
-    def _run_eval(self, dataset: Any, cb_list: list, cb: Any, run_context: Any,
-                  track_loss: bool = False) -> tuple[dict, Any]:
-        """One evaluation epoch with its callbacks; each batch is fetched before its step (sink mode too).
-
-        Each evaluation builds a fresh pipeline that starts from its first epoch, as MindSpore's
-        one-epoch eval iterator.
-        """
-        cbm = _callback_module()
-        net = self._eval_network
-        engine = self._engine_of(net)
-        net.set_train(False)
-        self._backbone_is_train = False
-        for m in self._metric_fns.values():
-            m.clear()
-        last_loss = None
-        with cbm._CallbackManager(cb_list) as callbacks:
-            cb.dataset_sink_mode = False
-            callbacks.on_eval_begin(run_context)
-            callbacks.on_eval_epoch_begin(run_context)
-            for step in _engine.data_steps(engine, _engine.pipeline(dataset.to_tf_dataset())):
-                cb.cur_step_num += 1
-                cb.eval_dataset_element = step.batch
-                callbacks.on_eval_step_begin(run_context)
-                self._check_network_mode(net, False)
-                outputs = step.run()
-                cb.net_outputs = outputs
-                callbacks.on_eval_step_end(run_context)
-                self._update_metrics(outputs)
-                if track_loss and self._eval_indexes is not None:
-                    last_loss = outputs[self._eval_indexes[0]]
-                if run_context.get_stop_requested():
-                    break
-            callbacks.on_eval_epoch_end(run_context)
-            dataset.reset()
-            metrics = {name: m.eval() for name, m in self._metric_fns.items()}
-            cb.metrics = metrics
-            if track_loss:
-                # fit: metrics + 'eval_loss', set before on_eval_end. As in MindSpore 2.10 the eval-loss
-                # metric only holds the last validation batch's loss (it is re-created every step).
-                from tfspore.train.metrics import Loss
-                results = dict(metrics)
-                loss_metric = Loss()
-                if last_loss is not None:
-                    loss_metric.update(last_loss)
-                    results["eval_loss"] = loss_metric.eval()
-                else:
-                    results["eval_loss"] = None
-                cb.eval_results = results
-            callbacks.on_eval_end(run_context)
-        return metrics, last_loss
-
-    def _update_metrics(self, outputs: Any) -> None:
-        if isinstance(outputs, Tensor):
-            outputs = (outputs,)
-        if not isinstance(outputs, tuple):
-            raise ValueError(f"The argument 'outputs' should be tuple, but got {type(outputs)}.")
-        idx = self._eval_indexes
-        if idx is not None and len(outputs) < 3:
-            raise ValueError(f"The length of 'outputs' must be >= 3, but got {len(outputs)}")
-        from tfspore.train.metrics import Loss
-        for m in self._metric_fns.values():
-            if idx is None:
-                m.update(*outputs)
-            elif isinstance(m, Loss):
-                m.update(outputs[idx[0]])
-            else:
-                m.update(outputs[idx[1]], outputs[idx[2]])
 
     # ------------------------------------------------------------ predict
     def predict(self, *predict_data: Any, backend: str | None = None, config: Any = None) -> Any:
@@ -636,7 +516,7 @@ class Model:
             raise ValueError("The argument 'train_dataset' and 'valid_dataset' can not both be None or empty.")
         if valid_dataset is not None and not self._metric_fns:
             raise RuntimeError("If define `valid_dataset`, metric fn can not be None or empty.")
-        _check_int(epoch, "epoch", "Model.build")
+        check_int(epoch, "epoch", "Model.build")
         if train_dataset is not None:
             dataset = _as_dataset("Model.build", train_dataset)
             self._train_network.set_train(True)
@@ -646,52 +526,6 @@ class Model:
             self._engine_of(self._eval_network).compile(
                 _as_dataset("Model.build", valid_dataset).to_tf_dataset().element_spec)
         self._build_epoch = epoch
-
-    # ------------------------------------------------------------ layouts
-    def _layout(self, api: str, network: Cell) -> dict:
-        strategy = _engine.distributed_strategy()
-        mode = _context.get_auto_parallel_context("parallel_mode")
-        if strategy is None and mode not in (_context.ParallelMode.SEMI_AUTO_PARALLEL,
-                                             _context.ParallelMode.AUTO_PARALLEL):
-            raise RuntimeError(f"'{api}' only supports 'semi_auto_parallel' and 'auto_parallel' mode, or a "
-                               f"multi-replica tf.distribute strategy, but got {mode}.")
-        n = strategy.num_replicas_in_sync if strategy is not None else 1
-        return {p.name: [[n], [-1] * len(p.shape), list(p.shape), 0, True, ""] for p in network.get_parameters()}
-
-    def infer_train_layout(self, train_dataset: Any, dataset_sink_mode: bool = True, sink_size: int = -1) -> dict:
-        """The parameter layouts of the train network under the active ``tf.distribute`` strategy.
-
-        Each entry is ``[device_matrix, tensor_map, slice_shape, field_size, uniform_split,
-        opt_shard_group]`` as MindSpore reports it; mirrored (data-parallel) parameters are
-        replicated: ``tensor_map`` is all -1 and ``slice_shape`` the full shape.
-
-        Raises:
-            RuntimeError: outside a multi-replica strategy or MindSpore's parallel modes.
-            ValueError: when ``dataset_sink_mode`` is False or the dataset is empty.
-        """
-        _check_bool(dataset_sink_mode, "dataset_sink_mode", "Model.infer_train_layout")
-        if not dataset_sink_mode:
-            raise ValueError("Only dataset sink mode is supported for now.")
-        layout = self._layout("infer_train_layout", self._train_network)
-        dataset = _as_dataset("Model.infer_train_layout", train_dataset)
-        if dataset.get_dataset_size() == 0:
-            raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
-        if sink_size < -1 or sink_size == 0:
-            raise ValueError("For 'infer_train_layout', the argument 'sink_size' must be -1 or positive, but got "
-                             f"sink_size {sink_size}.")
-        return layout
-
-    def infer_predict_layout(self, *predict_data: Any, skip_backend_compile: bool = False) -> dict:
-        """The parameter layouts of the predict network (see :meth:`infer_train_layout`).
-
-        Raises:
-            RuntimeError: outside a multi-replica strategy or MindSpore's parallel modes.
-        """
-        try:
-            return self._layout("infer_predict_layout", self._predict_network)
-        except RuntimeError:
-            raise RuntimeError("Infer predict layout only supports semi auto parallel and auto parallel mode, or a "
-                               "multi-replica tf.distribute strategy.") from None
 
 
 def _check_predict_item(item: Any) -> None:

@@ -5,6 +5,7 @@ import tensorflow as tf
 
 import tfspore as ms
 from tfspore import Tensor, nn, ops
+from tfspore._internal import summary_cache
 from tfspore.ops.operations import _summary_ops, debug_ops
 from tfspore.train.summary import SummaryRecord
 
@@ -69,7 +70,7 @@ def test_last_value_per_tag_between_records(summary_dir, accumulator, mode):
             net(_x(step))
             net(_x(10 * step))
             if mode == ms.GRAPH_MODE:  # compiled operators keep one value per tag and operator
-                assert len(_summary_ops._GRAPH_CACHE) == 4
+                assert len(summary_cache.GRAPH_CACHE) == 4
             record.record(step)
         record.record(3)  # no operator ran since step 2: nothing new
     acc = accumulator(summary_dir)
@@ -94,12 +95,12 @@ def test_eval_mode_keeps_operator_data_for_the_next_train_record(summary_dir, ac
 def test_no_open_record_costs_no_cache_and_compiled_ops_start_collecting(summary_dir, accumulator, mode):
     net = SummaryNet()
     net(_x())  # compiled (GRAPH_MODE) before any SummaryRecord exists
-    assert _summary_ops.take_cache() == ([], [])
+    assert summary_cache.take_cache() == ([], [])
     with SummaryRecord(summary_dir) as record:
         net(_x(2))
         record.record(1)
     net(_x(3))
-    assert _summary_ops.take_cache() == ([], [])
+    assert summary_cache.take_cache() == ([], [])
     assert [s.value for s in accumulator(summary_dir).Scalars("sc")] == [30.0]
 
 
@@ -146,7 +147,7 @@ def test_pynative_errors_come_at_record(summary_dir):
         with pytest.raises(TypeError, match='For "HistogramSummary", the parameter "value" expect to be Tensor, but '
                                             'got float'):
             record.record(3)
-        assert _summary_ops.SUMMARY_TENSOR_CACHE == []
+        assert summary_cache.SUMMARY_TENSOR_CACHE == []
 
 
 def test_graph_errors_come_at_compile_time(summary_dir):
@@ -182,7 +183,7 @@ def test_graph_errors_come_at_compile_time(summary_dir):
         with pytest.raises(ValueError, match='For "SummaryRecord", the v rank must be less than or equal to 1, but '
                                              'got 3'):
             record.record(1)
-        assert _summary_ops.take_cache() == ([], [])
+        assert summary_cache.take_cache() == ([], [])
 
 
 @pytest.mark.parametrize("sink", [False, True], ids=["step", "sink"])
@@ -191,7 +192,7 @@ def test_model_train_under_mirrored_strategy(summary_dir, accumulator, mirrored_
     from tfspore.train import Model
     from tfspore.train.callback import Callback
 
-    monkeypatch.setitem(_summary_ops._STATE, "flag", None)  # the switch is first made inside the replicas' trace
+    monkeypatch.setitem(summary_cache.STATE, "flag", None)  # the switch is first made inside the replicas' trace
     ms.set_context(mode=ms.GRAPH_MODE)
 
     class Net(nn.Cell):

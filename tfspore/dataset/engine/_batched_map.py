@@ -10,7 +10,10 @@ as ragged batches to the transforms that take them (``TensorOperation._ragged_ba
 PadEnd), as long as the chain ends in rows of static shapes: a sentence batch is tokenized,
 looked up and padded with a few ops per batch. When every transform of the chain works at batch
 level and the source holds its rows in memory (``MappableSource._gathers_batches``), whole
-batches are gathered from the source and no work runs per row at all. Neighbouring batch-level
+batches are gathered from the source and no work runs per row at all; otherwise, when the rows of
+the per-row part have static shapes, the row inputs (source indices, per-row seeds) are batched
+and one function per batch makes the batch's rows (``tf.map_fn``), then runs the batch-level
+part: one tf.data call per batch instead of several per row. Neighbouring batch-level
 transforms whose numbers do not change under XLA (``TensorOperation._batch_xla_ok``: crops,
 flips, integer resizes, Normalize, HWC2CHW) run as one XLA-compiled function: a few fused loops
 over the batch instead of one pass per op.
@@ -18,7 +21,9 @@ over the batch instead of one pass per op.
 The result equals the per-row pipeline row for row for deterministic transforms. Random
 transforms in a batch-level suffix draw their numbers per batch (one seed per batch, from the
 pipeline seed), so they differ from the numbers of the same transform applied per row, with
-the same distribution (``docs/differences.md``).
+the same distribution (``docs/differences.md``). Element-wise transforms of uint8 rows at batch
+level (Rescale, Normalize, TypeCast) are one table lookup with the per-row numbers
+(:mod:`tfspore.dataset.engine._table_lookup`).
 """
 from __future__ import annotations
 

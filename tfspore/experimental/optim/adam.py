@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore.experimental.optim.adamw import _AdamBase
-from tfspore.nn.optim.adam import _apply_adam
+from tfspore.nn.optim.adam import apply_adam
 
 __all__ = ["Adam"]
 
@@ -70,6 +70,6 @@ class Adam(_AdamBase):
         flags = []
         for i, grad in zip(range(start, end), grads):
             vhat = self.max_exp_avg_sq[i]._var if amsgrad else None
-            flags.append(_apply_adam(self.parameters[i]._var, self.exp_avg[i]._var, self.exp_avg_sq[i]._var,
-                                     vhat, new_lr, beta1, beta2, eps, grad, False))
+            flags.append(apply_adam(self.parameters[i]._var, self.exp_avg[i]._var, self.exp_avg_sq[i]._var,
+                                    vhat, new_lr, beta1, beta2, eps, grad, False))
         return flags

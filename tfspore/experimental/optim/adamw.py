@@ -31,7 +31,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.experimental.optim.optimizer import Optimizer
-from tfspore.nn.optim.optimizer import _as, _success
+from tfspore.nn.optim.optimizer import cast_tf, success_flag
 
 __all__ = ["AdamW"]
 
@@ -79,17 +79,17 @@ def _apply_adamw(var: tf.Variable, m: tf.Variable, v: tf.Variable, vmax: tf.Vari
                  eps: float) -> Any:
     """One AdamW step of one parameter (``vmax`` is None without amsgrad)."""
     dt = var.dtype
-    g = _as(grad, dt)
+    g = cast_tf(grad, dt)
     one, b1, b2 = tf.constant(1.0, dt), tf.constant(beta1, dt), tf.constant(beta2, dt)
-    next_param = var * _as(decay, dt)
+    next_param = var * cast_tf(decay, dt)
     m_new = m * b1 + g * (one - b1)
     v_new = v * b2 + (one - b2) * (g * g)
     updates = [m.assign(m_new, read_value=False), v.assign(v_new, read_value=False)]
     if vmax is not None:
         v_new = tf.maximum(vmax, v_new)
         updates.append(vmax.assign(v_new, read_value=False))
-    denom = tf.sqrt(v_new) / _as(bc2_sqrt, dt) + tf.constant(eps, dt)
-    updates.append(var.assign(next_param - (m_new / denom) * _as(step_size, dt), read_value=False))
+    denom = tf.sqrt(v_new) / cast_tf(bc2_sqrt, dt) + tf.constant(eps, dt)
+    updates.append(var.assign(next_param - (m_new / denom) * cast_tf(step_size, dt), read_value=False))
     return updates
 
 
@@ -126,7 +126,7 @@ class _AdamBase(Optimizer):
             grads = self._maximize(gradients[start:end], group.get("maximize"))
             updates += self._update_group(group_id, group, start, end, grads, bc1, bc2, beta1, beta2,
                                           float(group.get("eps")), bool(group.get("amsgrad")))
-        return _success(updates)
+        return success_flag(updates)
 
     def _update_group(self, group_id: int, group: dict, start: int, end: int, grads: tuple, bc1: tf.Tensor,
                       bc2: tf.Tensor, beta1: float, beta2: float, eps: float, amsgrad: bool) -> list:

@@ -49,7 +49,7 @@ from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
-from tfspore.nn.optim.optimizer import _as, _tf
+from tfspore.nn.optim.optimizer import cast_tf, to_tf
 
 __all__ = ["Optimizer"]
 
@@ -92,7 +92,7 @@ class _ParamGroup(dict):
         new = None
         if key == "lr" and lr is not None and value is not lr and (
                 isinstance(value, Tensor) or (_is_number(value) and not isinstance(value, bool))):
-            new = _tf(value)
+            new = to_tf(value)
             if new.shape.num_elements() != 1:
                 raise ValueError(f"For 'Optimizer', a group's 'lr' must be a number or a scalar Tensor, but got a "
                                  f"Tensor of shape {tuple(new.shape)}.")
@@ -287,7 +287,7 @@ class Optimizer(Cell):
 
     def _group_lr(self, group_id: int) -> tf.Tensor:
         """The learning rate of group ``group_id`` as a float32 tensor read from its Parameter."""
-        return _as(self.lrs[group_id]._var, tf.float32)
+        return cast_tf(self.lrs[group_id]._var, tf.float32)
 
     def _decay_weight(self, weight_decay: float, params: Sequence[Parameter], gradients: Sequence[Any]) -> tuple:
         """Add ``weight_decay * param`` to each gradient (nothing when ``weight_decay`` is 0)."""
@@ -296,7 +296,7 @@ class Optimizer(Cell):
         out = []
         for param, grad in zip(params, gradients):
             p = param._var
-            out.append(_wrap(_as(grad, p.dtype) + p * tf.cast(weight_decay, p.dtype)))
+            out.append(_wrap(cast_tf(grad, p.dtype) + p * tf.cast(weight_decay, p.dtype)))
         return tuple(out)
 
     @staticmethod
@@ -304,7 +304,7 @@ class Optimizer(Cell):
         """The gradients, negated when ``maximize``."""
         if not maximize:
             return tuple(gradients)
-        return tuple(_wrap(-_tf(g)) for g in gradients)
+        return tuple(_wrap(-to_tf(g)) for g in gradients)
 
     def _increase_state_step(self) -> tuple[list, tf.Tensor]:
         """Add 1 to ``state_step``; return the update op (in a list) and the new step."""

@@ -25,8 +25,8 @@ from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.experimental.optim.adamw import _scalar
 from tfspore.experimental.optim.optimizer import Optimizer
-from tfspore.nn.optim.optimizer import _success, _tf
-from tfspore.nn.optim.sgd import _apply_sgd
+from tfspore.nn.optim.optimizer import success_flag, to_tf
+from tfspore.nn.optim.sgd import apply_sgd
 
 __all__ = ["SGD"]
 
@@ -99,7 +99,7 @@ class SGD(Optimizer):
             if weight_decay > 0.0:
                 grads = self._decay_weight(weight_decay, params, grads)
             for i, grad in zip(range(start, end), grads):
-                flags.append(_apply_sgd(self.parameters[i]._var, self.accum[i]._var, self.stat[i]._var, lr,
-                                        _tf(grad), momentum, float(group.get("dampening")),
-                                        bool(group.get("nesterov"))))
-        return _success(flags)
+                flags.append(apply_sgd(self.parameters[i]._var, self.accum[i]._var, self.stat[i]._var, lr,
+                                       to_tf(grad), momentum, float(group.get("dampening")),
+                                       bool(group.get("nesterov"))))
+        return success_flag(flags)

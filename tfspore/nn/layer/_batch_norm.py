@@ -228,13 +228,17 @@ class _BatchNorm(Cell):
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
         if use_batch:
             return _wrap(cast_to(self._train(v, channel, stat_dtype), out_dtype))
-        gamma = tf.reshape(read_param(self.gamma, stat_dtype), bshape)
-        beta = tf.reshape(read_param(self.beta, stat_dtype), bshape)
         mean = tf.stop_gradient(read_param(self.moving_mean, stat_dtype))
         var = tf.stop_gradient(read_param(self.moving_variance, stat_dtype))
+        return _wrap(cast_to(self._normalize(v, mean, var, bshape, stat_dtype), out_dtype))
+
+    def _normalize(self, v: tf.Tensor, mean: tf.Tensor, var: tf.Tensor, bshape: list,
+                   stat_dtype: tf.DType) -> tf.Tensor:
+        """``(v - mean) / sqrt(var + eps) * gamma + beta``, the statistics and parameters reshaped to ``bshape``."""
+        gamma = tf.reshape(read_param(self.gamma, stat_dtype), bshape)
+        beta = tf.reshape(read_param(self.beta, stat_dtype), bshape)
         inv = tf.math.rsqrt(tf.reshape(var, bshape) + tf.cast(self.eps, stat_dtype))
-        y = (v - tf.reshape(mean, bshape)) * inv * gamma + beta
-        return _wrap(cast_to(y, out_dtype))
+        return (v - tf.reshape(mean, bshape)) * inv * gamma + beta
 
     def _train(self, v: tf.Tensor, channel: int, stat_dtype: tf.DType) -> tf.Tensor:
         """Normalize ``v`` with its batch statistics and update the moving statistics.

@@ -11,12 +11,13 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore._internal import validator
+from tfspore._internal.pool_window import adaptive_bins, adaptive_output_size2
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._pool_args import _is_int, _check_rank
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
-from tfspore.ops.function import _pool
+from tfspore.ops.function.nn_func import adaptive_avg_pool2d
 
 
 # ------------------------------------------------------------------------------ adaptive pooling
@@ -116,7 +117,7 @@ def _check_output_size2(name: str, output_size: Any) -> Any:
 
 def _bin_index(n: int, out: int) -> tuple[np.ndarray, int]:
     """The ``(out, k)`` input indices of the adaptive bins, each padded to ``k`` by repeating its last index."""
-    bins = _pool._adaptive_bins(n, out)
+    bins = adaptive_bins(n, out)
     k = max(b - a for a, b in bins) if bins else 1
     return np.array([[min(a + j, b - 1) for j in range(k)] for a, b in bins], np.int32).reshape(out, k), k
 
@@ -148,7 +149,7 @@ class AdaptiveAvgPool2d(Cell):
         if v.dtype.is_floating or self._mixed_precision_type is not None:
             v = cast_to(v, compute_dtype(self, v))
         _check_rank(self.cls_name, v, (3, 4))
-        return _pool.adaptive_avg_pool2d(v, self.output_size)
+        return adaptive_avg_pool2d(v, self.output_size)
 
 
 class AdaptiveMaxPool2d(Cell):
@@ -187,7 +188,7 @@ class AdaptiveMaxPool2d(Cell):
         if h is None or w is None:
             raise ValueError(f"For '{self.cls_name}', the spatial dimensions must be static, but got shape "
                              f"{tuple(v.shape.as_list())}.")
-        oh, ow = _pool._out_size2(self.cls_name, self.output_size, h, w)
+        oh, ow = adaptive_output_size2(self.cls_name, self.output_size, h, w)
         rows, kh = _bin_index(h, oh)
         cols, kw = _bin_index(w, ow)
         # (..., oh, kh, W) -> (..., oh, kh, ow, kw): every bin padded to the largest by repeating its last

@@ -24,7 +24,7 @@ from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, check_same_float, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.activation import get_activation
-from tfspore.ops.function import _pool
+from tfspore.ops.function.nn_func import interpolate
 from tfspore.ops.function.kernel_dtype import fast_matmul
 
 __all__ = ["Dense", "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Identity", "Pad",
@@ -500,7 +500,7 @@ class Upsample(Cell):
         v = to_tf(x)
         if self._mixed_precision_type is not None or v.dtype.is_floating:
             v = cast_to(v, compute_dtype(self, v))
-        return _pool.interpolate(v, self.size, self.scale_factor, self.mode, self.align_corners,
+        return interpolate(v, self.size, self.scale_factor, self.mode, self.align_corners,
                                  self.recompute_scale_factor)
 
 

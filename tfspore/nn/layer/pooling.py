@@ -28,8 +28,9 @@ from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.layer._window import check_nonempty, check_window
-from tfspore.ops.function import _pool
+from tfspore.ops.function.nn_func import avg_pool2d, max_pool2d
 from tfspore._internal.layout import TO_NCHW, nchw_supported, to_nhwc
+from tfspore._internal.pool_window import pooled_length
 from tfspore.nn.layer._pool_args import _pair, _is_int, _check_rank  # noqa: F401
 from tfspore.nn.layer._pooling_adaptive import (_adaptive_1d_check, _AdaptivePool1d, AdaptiveAvgPool1d,  # noqa: F401
                                                 AdaptiveMaxPool1d, _check_output_size2, _bin_index,
@@ -214,7 +215,7 @@ class MaxPool2d(_PoolNd):
         _check_rank(self.cls_name, v, (3, 4))
         k, s = _pair(self.kernel_size), _pair(self.stride)
         if self.use_pad:
-            out = _pool.max_pool2d(v, k, s, self.padding, self._dilation, self.return_indices, self.ceil_mode)
+            out = max_pool2d(v, k, s, self.padding, self._dilation, self.return_indices, self.ceil_mode)
             return out
         squeeze = v.shape.rank == 3
         if self.pad_mode == "VALID":  # a window larger than the input crashes oneDNN (SIGFPE)
@@ -287,7 +288,7 @@ class MaxPool1d(_PoolNd):
             v = v[None]
         v = v[:, :, None, :]
         if self.use_pad:
-            out = _pool.max_pool2d(v, (1, self._k), (1, self._s), (0, self.padding[0]), (1, self._dilation[0]),
+            out = max_pool2d(v, (1, self._k), (1, self._s), (0, self.padding[0]), (1, self._dilation[0]),
                                    self.return_indices, self.ceil_mode)
             outs = out if isinstance(out, tuple) else (out,)
             outs = tuple(_wrap(to_tf(o)[0, :, 0] if squeeze else to_tf(o)[:, :, 0]) for o in outs)
@@ -377,14 +378,14 @@ class AvgPool2d(_PoolNd):
         div = self.divisor_override or 0
         if self.pad_mode != "SAME":
             pads = self._pads if len(self._pads) == 2 else (self._pads[0], self._pads[-1])
-            outs = [_pool._pool_out(n, kk, ss, pp, 1, self.ceil_mode) if n is not None else None
+            outs = [pooled_length(n, kk, ss, pp, ceil_mode=self.ceil_mode) if n is not None else None
                     for n, kk, ss, pp in zip(v.shape[2:4], k, s, pads)]
             if any(o is not None and o <= 0 for o in outs):
                 check_window(self.cls_name, v, list(v.shape[2:4]), k, s, pads=[2 * p for p in pads],
                              lead=v.shape[:2], err=RuntimeError)
         if self.pad_mode == "SAME":
             return _avg_pool_same(v, k, s, self.count_include_pad, div)
-        return to_tf(_pool.avg_pool2d(v, k, s, self._pads, self.ceil_mode, self.count_include_pad, div))
+        return to_tf(avg_pool2d(v, k, s, self._pads, self.ceil_mode, self.count_include_pad, div))
 
     def construct(self, x: Any) -> Tensor:
         v = self._input(x)
@@ -451,7 +452,8 @@ class AvgPool1d(AvgPool2d):
             v = v[None]
         if self.pad_mode != "SAME" and v.shape[-1] is not None:
             pad = self._pads[1] if self.is_expand else 0
-            if _pool._pool_out(v.shape[-1], self._k, self._s, pad, 1, bool(getattr(self, "ceil_mode", False))) <= 0:
+            ceil_mode = bool(getattr(self, "ceil_mode", False))
+            if pooled_length(v.shape[-1], self._k, self._s, pad, ceil_mode=ceil_mode) <= 0:
                 check_window(self.cls_name, v, [v.shape[-1]], (self._k,), (self._s,), pads=[2 * pad],
                              lead=v.shape[:-1])
         y = self._pool(v[:, :, None, :], (1, self._k), (1, self._s))[:, :, 0]

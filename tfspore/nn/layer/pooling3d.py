@@ -26,6 +26,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore._internal import validator
+from tfspore._internal.pool_window import pooled_length
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
@@ -45,15 +46,6 @@ def _is_int(v: Any) -> bool:
 
 def _triple(v: Any) -> tuple[int, int, int]:
     return (int(v),) * 3 if _is_int(v) else tuple(int(i) for i in v) if len(v) == 3 else (int(v[0]),) * 3
-
-
-def _out_len(n: int, k: int, s: int, lo: int, hi: int, d: int, ceil_mode: bool) -> int:
-    """The pooled length of ``n`` with pads ``lo``/``hi``, PyTorch's ceil rule included."""
-    span = n + lo + hi - d * (k - 1) - 1
-    out = (span + (s - 1 if ceil_mode else 0)) // s + 1
-    if ceil_mode and (out - 1) * s >= n + lo:
-        out -= 1
-    return max(out, 0)
 
 
 def _same_pads(n: int, k: int, s: int) -> tuple[int, int]:
@@ -187,8 +179,8 @@ class MaxPool3d(_Pool3d):
             out = tf.transpose(y, _TO_NCDHW)
             return _wrap(out[0] if unbatched else out)
         dims = self._spatial(v)
-        outs = [_out_len(dims[i], self._k[i], self._s[i], self.padding[i], self.padding[i], self.dilation[i],
-                         self.ceil_mode) for i in range(3)]
+        outs = [pooled_length(dims[i], self._k[i], self._s[i], self.padding[i], dilation=self.dilation[i],
+                              ceil_mode=self.ceil_mode) for i in range(3)]
         if any(o <= 0 for o in outs):
             check_window(self.cls_name, v, dims, self._k, self._s, self.dilation, [2 * p for p in self.padding],
                          lead=v.shape[:2])
@@ -291,7 +283,7 @@ class AvgPool3d(_Pool3d):
         else:
             lohi = [(self.padding[2 * i], self.padding[2 * i + 1]) for i in range(3)]
         ceil = self.ceil_mode and self.pad_mode != "SAME"
-        outs = [_out_len(dims[i], k[i], s[i], lohi[i][0], lohi[i][1], 1, ceil) for i in range(3)]
+        outs = [pooled_length(dims[i], k[i], s[i], lohi[i][0], lohi[i][1], ceil_mode=ceil) for i in range(3)]
         if any(o <= 0 for o in outs):
             check_window(self.cls_name, v, dims, k, s, pads=[lo + hi for lo, hi in lohi], lead=v.shape[:2],
                          err=RuntimeError)  # MindSpore's AvgPool3D raises RuntimeError

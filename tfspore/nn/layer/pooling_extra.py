@@ -15,13 +15,13 @@ Example:
 """
 from __future__ import annotations
 
-import math
 import numbers
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal.pool_window import adaptive_bins, pooled_length
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
@@ -40,13 +40,6 @@ def _tuple(v: Any, n: int) -> tuple:
     return (int(v),) * n if _is_int(v) else tuple(int(i) for i in v)
 
 
-def _out_len(n: int, k: int, s: int, ceil_mode: bool) -> int:
-    out = (n - k + (s - 1 if ceil_mode else 0)) // s + 1
-    if ceil_mode and (out - 1) * s >= n:
-        out -= 1
-    return out
-
-
 def _lp_pool(name: str, x: Any, p: float, kernel: tuple, stride: tuple, ceil_mode: bool) -> tf.Tensor:
     """LP pooling of the last ``len(kernel)`` axes of a channels-first tensor."""
     v = to_tf(x)
@@ -57,7 +50,7 @@ def _lp_pool(name: str, x: Any, p: float, kernel: tuple, stride: tuple, ceil_mod
     if unbatched:
         v = v[None]
     dims = v.shape.as_list()[2:]
-    outs = [_out_len(dims[i], kernel[i], stride[i], ceil_mode) for i in range(nd)]
+    outs = [pooled_length(dims[i], kernel[i], stride[i], ceil_mode=ceil_mode) for i in range(nd)]
     if any(o is not None and o <= 0 for o in outs):
         raise_empty(name, x, (*v.shape.as_list()[:2], *(max(o, 0) for o in outs)), kernel, stride)
     backs = [max((outs[i] - 1) * stride[i] + kernel[i] - dims[i], 0) for i in range(nd)]
@@ -158,10 +151,6 @@ class LPPool2d(_LPPool):
     _nd = 2
 
 
-def _bins(n: int, out: int) -> list[tuple[int, int]]:
-    return [(math.floor(i * n / out), math.ceil((i + 1) * n / out)) for i in range(out)]
-
-
 def _adaptive_sizes(name: str, v: tf.Tensor, output_size: Any) -> tuple[list, list]:
     if v.shape.rank not in (4, 5):
         raise ValueError(f"For '{name}', the input must be 4-D or 5-D, but got rank {v.shape.rank}.")
@@ -212,7 +201,7 @@ class AdaptiveAvgPool3d(Cell):
         letters = "abc"
         for i in range(3):
             mat = np.zeros((outs[i], dims[i]), np.float64)
-            for o, (lo, hi) in enumerate(_bins(dims[i], outs[i])):
+            for o, (lo, hi) in enumerate(adaptive_bins(dims[i], outs[i])):
                 mat[o, lo:hi] = 1.0 / (hi - lo)
             src = "...abc"
             dst = src.replace(letters[i], "z")
@@ -253,9 +242,9 @@ class AdaptiveMaxPool3d(Cell):
         flat = tf.reshape(v, tf.concat([lead, [-1]], 0))
         pos = np.arange(int(np.prod(dims))).reshape(dims)
         values, indices = [], []
-        for (d0, d1) in _bins(dims[0], outs[0]):
-            for (h0, h1) in _bins(dims[1], outs[1]):
-                for (w0, w1) in _bins(dims[2], outs[2]):
+        for (d0, d1) in adaptive_bins(dims[0], outs[0]):
+            for (h0, h1) in adaptive_bins(dims[1], outs[1]):
+                for (w0, w1) in adaptive_bins(dims[2], outs[2]):
                     cells = pos[d0:d1, h0:h1, w0:w1].reshape(-1)
                     window = tf.gather(flat, cells, axis=-1)
                     arg = tf.argmax(window, axis=-1, output_type=tf.int32)

@@ -26,8 +26,8 @@ from tfspore._internal import cluster
 from tfspore.common import dtype as mstype
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
-from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
-from tfspore.nn.layer.normalization import _BatchNorm, _stat_dtype
+from tfspore.nn.layer._batch_norm import _BatchNorm, _stat_dtype, _update_moving
+from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 
 __all__ = ["SyncBatchNorm"]
 
@@ -148,14 +148,9 @@ class SyncBatchNorm(_BatchNorm):
         mean = total[:c] / n
         var = tf.maximum(total[c:2 * c] / n - tf.square(mean), 0.0)
         keep = 1.0 - self.momentum
-        for param, batch in ((self.moving_mean, mean), (self.moving_variance, var * n / tf.maximum(n - 1, 1))):
-            pv = param._var
-            pv.assign(pv * tf.cast(keep, pv.dtype) + tf.cast(tf.stop_gradient(batch), pv.dtype) * (1 - keep))
-        bshape = [1, c] + [1] * (rank - 2)
-        gamma = tf.reshape(read_param(self.gamma, stat_dtype), bshape)
-        beta = tf.reshape(read_param(self.beta, stat_dtype), bshape)
-        inv = tf.math.rsqrt(tf.reshape(var, bshape) + tf.cast(self.eps, stat_dtype))
-        y = (v - tf.reshape(mean, bshape)) * inv * gamma + beta
+        _update_moving(self.moving_mean, mean, keep)
+        _update_moving(self.moving_variance, var * n / tf.maximum(n - 1, 1), keep)
+        y = self._normalize(v, mean, var, [1, c] + [1] * (rank - 2), stat_dtype)
         return _wrap(cast_to(y, out_dtype))
 
     def _local(self, v: tf.Tensor) -> Tensor:

@@ -20,7 +20,7 @@ from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
 from tfspore.nn.loss._base import LossBase, check_is_tensor, ms_dtype_name, static_shape
-from tfspore.ops.function import _loss as F
+from tfspore.ops.function import nn_func as F
 
 __all__ = ["SoftmaxCrossEntropyWithLogits", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss",
            "KLDivLoss"]

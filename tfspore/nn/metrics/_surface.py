@@ -111,8 +111,7 @@ class BoundaryDistance:
         Raises:
             RuntimeError: when ``update`` was not called.
         """
-        if self._is_update is False:
-            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+        self._check_updated()
         dist = surface_distance(self._y_pred_edges, self._y_edges, self.distance_metric)
         if dist.shape == (0,):
             return np.inf

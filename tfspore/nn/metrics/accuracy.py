@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.metrics.metric import EvaluationBase, _check_onehot_data, rearrange_inputs
+from tfspore.nn.metrics.metric import EvaluationBase, _check_samples, rearrange_inputs
 
 __all__ = ["Accuracy"]
 
@@ -58,21 +58,7 @@ class Accuracy(EvaluationBase):
             ValueError: for a wrong number of inputs, mismatched shapes, non-binary multilabel data,
                 or a class count that differs from the earlier batches.
         """
-        if len(inputs) != 2:
-            raise ValueError(f"For 'Accuracy.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        if self._type == "classification" and y_pred.ndim == y.ndim and _check_onehot_data(y):
-            y = y.argmax(axis=1)
-        self._check_shape(y_pred, y)
-        self._check_value(y_pred, y)
-        if self._class_num == 0:
-            self._class_num = y_pred.shape[1]
-        elif y_pred.shape[1] != self._class_num:
-            raise ValueError(f"For 'Accuracy.update', class number not match, last input predicted data contain "
-                             f"{self._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
-                             f"classes, please check your predicted value(inputs[0]).")
+        y_pred, y = self._checked_batch("Accuracy", inputs, end="")
         if self._type == "classification":
             indices = y_pred.argmax(axis=1)
             result = (np.equal(indices, y) * 1).reshape(-1)
@@ -93,8 +79,5 @@ class Accuracy(EvaluationBase):
         Raises:
             RuntimeError: when no sample was counted.
         """
-        if self._total_num == 0:
-            raise RuntimeError("The 'Accuracy' can not be calculated, because the number of samples is 0, please "
-                               "check whether your inputs(predicted value, true value) are empty, or has called update "
-                               "method before calling eval method.")
+        _check_samples("Accuracy", self._total_num)
         return self._correct_num / self._total_num

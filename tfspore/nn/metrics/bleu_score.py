@@ -107,8 +107,7 @@ class BleuScore(Metric):
         Raises:
             RuntimeError: when ``update`` was not called.
         """
-        if self._is_update is False:
-            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+        self._check_updated()
         if min(self._numerator) == 0.0:
             return np.array(0.0)
         if self.smooth:

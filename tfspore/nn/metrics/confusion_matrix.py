@@ -91,8 +91,7 @@ class ConfusionMatrix(Metric):
         Raises:
             RuntimeError: when ``update`` was not called.
         """
-        if not self._is_update:
-            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+        self._check_updated()
         confusion_matrix = self.confusion_matrix.astype(float)
         if self.normalize == "no_norm":
             return confusion_matrix

@@ -70,8 +70,7 @@ class CosineSimilarity(Metric):
         Raises:
             RuntimeError: when ``update`` was not called.
         """
-        if not self._is_update:
-            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+        self._check_updated()
         if self.zero_diagonal:
             np.fill_diagonal(self.sqr_mtx_res, 0)
         if self.reduction == "mean":

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.metrics.metric import Metric, rearrange_inputs
+from tfspore.nn.metrics.metric import Metric, _check_samples, rearrange_inputs
 
 __all__ = ["Dice"]
 
@@ -82,8 +82,5 @@ class Dice(Metric):
         Raises:
             RuntimeError: when no sample was seen.
         """
-        if self._samples_num == 0:
-            raise RuntimeError("The 'Dice coefficient' can not be calculated, because the number of samples is 0, "
-                               "please check whether your inputs(predicted value, true value) are empty, or has "
-                               "called update method before calling eval method.")
+        _check_samples("Dice coefficient", self._samples_num)
         return self._dice_coeff_sum / float(self._samples_num)

@@ -1,5 +1,8 @@
 """``MAE`` and ``MSE``: mean absolute and mean squared error per sample.
 
+Both sum an elementwise error over each batch and divide by the number of samples; they differ
+only in the error (``|d|`` or ``d ** 2``), which :class:`_MeanError` takes from each subclass.
+
 Example:
     >>> import numpy as np
     >>> from tfspore.train import MAE
@@ -12,12 +15,57 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.metrics.metric import Metric, rearrange_inputs
+from tfspore.nn.metrics.metric import Metric, _check_samples, rearrange_inputs
 
 __all__ = ["MAE", "MSE"]
 
 
-class MAE(Metric):
+class _MeanError(Metric):
+    """The sum of ``_error(y - y_pred)`` over all elements divided by the number of samples."""
+
+    @staticmethod
+    def _error(diff: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.clear()
+
+    def clear(self) -> None:
+        """Reset the sums."""
+        self._error_sum = 0
+        self._samples_num = 0
+
+    @rearrange_inputs
+    def update(self, *inputs: Any) -> None:
+        """Accumulate one batch.
+
+        Args:
+            inputs: ``(y_pred, y)``; ``y`` is reshaped to ``y_pred``'s shape; samples are along axis 0.
+
+        Raises:
+            ValueError: for a wrong number of inputs.
+        """
+        name = type(self).__name__
+        if len(inputs) != 2:
+            raise ValueError(f"For '{name}.update', it needs 2 inputs (predicted value, true value), but got "
+                             f"{len(inputs)}.")
+        y_pred = self._convert_data(inputs[0])
+        y = self._convert_data(inputs[1])
+        self._error_sum += self._error(y.reshape(y_pred.shape) - y_pred).sum()
+        self._samples_num += y.shape[0]
+
+    def eval(self) -> float:
+        """The mean error per sample.
+
+        Raises:
+            RuntimeError: when no sample was seen.
+        """
+        _check_samples(type(self).__name__, self._samples_num)
+        return self._error_sum / self._samples_num
+
+
+class MAE(_MeanError):
     r"""Mean absolute error: the sum of :math:`|y - \hat y|` over all elements divided by the number of samples.
 
     Example:
@@ -29,47 +77,10 @@ class MAE(Metric):
         0.5
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.clear()
-
-    def clear(self) -> None:
-        """Reset the sums."""
-        self._abs_error_sum = 0
-        self._samples_num = 0
-
-    @rearrange_inputs
-    def update(self, *inputs: Any) -> None:
-        """Accumulate one batch.
-
-        Args:
-            inputs: ``(y_pred, y)``; ``y`` is reshaped to ``y_pred``'s shape; samples are along axis 0.
-
-        Raises:
-            ValueError: for a wrong number of inputs.
-        """
-        if len(inputs) != 2:
-            raise ValueError(f"For 'MAE.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}.")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        self._abs_error_sum += np.abs(y.reshape(y_pred.shape) - y_pred).sum()
-        self._samples_num += y.shape[0]
-
-    def eval(self) -> float:
-        """The mean absolute error.
-
-        Raises:
-            RuntimeError: when no sample was seen.
-        """
-        if self._samples_num == 0:
-            raise RuntimeError("The 'MAE' can not be calculated, because the number of samples is 0, please check "
-                               "whether your inputs(predicted value, true value) are empty, or has called update "
-                               "method before calling eval method.")
-        return self._abs_error_sum / self._samples_num
+    _error = staticmethod(np.abs)
 
 
-class MSE(Metric):
+class MSE(_MeanError):
     r"""Mean squared error: the sum of :math:`(y - \hat y)^2` over all elements divided by the number of samples.
 
     Example:
@@ -79,41 +90,4 @@ class MSE(Metric):
         0.003125
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.clear()
-
-    def clear(self) -> None:
-        """Reset the sums."""
-        self._squared_error_sum = 0
-        self._samples_num = 0
-
-    @rearrange_inputs
-    def update(self, *inputs: Any) -> None:
-        """Accumulate one batch.
-
-        Args:
-            inputs: ``(y_pred, y)``; ``y`` is reshaped to ``y_pred``'s shape; samples are along axis 0.
-
-        Raises:
-            ValueError: for a wrong number of inputs.
-        """
-        if len(inputs) != 2:
-            raise ValueError(f"For 'MSE.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}.")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        self._squared_error_sum += np.power(y.reshape(y_pred.shape) - y_pred, 2).sum()
-        self._samples_num += y.shape[0]
-
-    def eval(self) -> float:
-        """The mean squared error.
-
-        Raises:
-            RuntimeError: when no sample was seen.
-        """
-        if self._samples_num == 0:
-            raise RuntimeError("The 'MSE' can not be calculated, because the number of samples is 0, please check "
-                               "whether your inputs(predicted value, true value) are empty, or has called update "
-                               "method before calling eval method.")
-        return self._squared_error_sum / self._samples_num
+    _error = staticmethod(np.square)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tfspore._internal import validator
-from tfspore.nn.metrics.metric import Metric, _check_onehot_data, rearrange_inputs
+from tfspore.nn.metrics.metric import Metric, _check_class_num, _check_onehot_data, _check_samples, rearrange_inputs
 
 __all__ = ["Fbeta", "F1"]
 
@@ -70,13 +70,7 @@ class Fbeta(Metric):
         y = self._convert_data(inputs[1])
         if y_pred.ndim == y.ndim and _check_onehot_data(y):
             y = y.argmax(axis=1)
-        if self._class_num == 0:
-            self._class_num = y_pred.shape[1]
-        elif y_pred.shape[1] != self._class_num:
-            raise ValueError(f"For 'Fbeta.update', class number not match, last input predicted data contain "
-                             f"{self._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
-                             f"classes, please check your predicted value(inputs[0]).")
-        class_num = self._class_num
+        class_num = _check_class_num(self, "Fbeta", y_pred)
         if y.max() + 1 > class_num:
             raise ValueError(f"For 'Fbeta.update', predicted value(inputs[0]) and true value(inputs[1]) should contain "
                              f"same classes, but got predicted value contains {class_num} classes and true value "
@@ -98,10 +92,7 @@ class Fbeta(Metric):
             RuntimeError: when nothing was counted.
         """
         validator.check_type(average, [bool], "average", self.__class__.__name__)
-        if self._class_num == 0:
-            raise RuntimeError("The 'Fbeta' can not be calculated, because the number of samples is 0, please check "
-                               "whether your inputs(predicted value, true value) are empty, or has called update "
-                               "method before calling eval method.")
+        _check_samples("Fbeta", self._class_num)
         fbeta = (1.0 + self.beta ** 2) * self._true_positives / (
             self.beta ** 2 * self._actual_positives + self._positives + self.eps)
         if average:

@@ -120,8 +120,7 @@ class HausdorffDistance(Metric):
         Raises:
             RuntimeError: when ``update`` was not called.
         """
-        if self._is_update is False:
-            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+        self._check_updated()
         hd = self._calculate_percent_hausdorff_distance(self.y_pred_edges, self.y_edges)
         if self.directed:
             return hd

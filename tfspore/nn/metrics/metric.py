@@ -151,6 +151,11 @@ class Metric(metaclass=ABCMeta):
         """Accumulate one batch of inputs."""
         raise NotImplementedError("Must define update function to use this base class")
 
+    def _check_updated(self) -> None:
+        """Raise MindSpore's RuntimeError when ``eval`` comes before any ``update`` (``self._is_update``)."""
+        if not self._is_update:
+            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+
 
 class EvaluationBase(Metric):
     """The base of the classification metrics with an ``eval_type``: ``'classification'`` or ``'multilabel'``.
@@ -195,6 +200,22 @@ class EvaluationBase(Metric):
             raise ValueError("In multilabel case, all elements in y_pred (predicted value) and y (true value) should "
                              "be 0 or 1.Please check whether your inputs y_pred and y are correct.")
 
+    def _checked_batch(self, name: str, inputs: tuple, end: str = ".") -> tuple[np.ndarray, np.ndarray]:
+        """One ``update`` batch ``(y_pred, y)`` as arrays, checked: two inputs (the message ends with ``end``,
+        as MindSpore's of ``name`` does), one-hot labels of classification data turned into indices, the
+        shapes, the multilabel values and the class count (see :func:`_check_class_num`)."""
+        if len(inputs) != 2:
+            raise ValueError(f"For '{name}.update', it needs 2 inputs (predicted value, true value), but got "
+                             f"{len(inputs)}{end}")
+        y_pred = self._convert_data(inputs[0])
+        y = self._convert_data(inputs[1])
+        if self._type == "classification" and y_pred.ndim == y.ndim and _check_onehot_data(y):
+            y = y.argmax(axis=1)
+        self._check_shape(y_pred, y)
+        self._check_value(y_pred, y)
+        _check_class_num(self, name, y_pred)
+        return y_pred, y
+
     def clear(self) -> None:
         raise NotImplementedError
 
@@ -212,6 +233,27 @@ def _check_onehot_data(data: np.ndarray) -> bool:
         if np.equal(np.ones(shp), data.sum(axis=1)).all():
             return True
     return False
+
+
+def _check_samples(label: str, count: Any, inputs: str = "inputs(predicted value, true value)") -> None:
+    """Raise MindSpore's RuntimeError of ``label``'s ``eval`` when no sample was counted (``count`` is 0);
+    ``inputs`` is how its message names the inputs."""
+    if count == 0:
+        raise RuntimeError(f"The '{label}' can not be calculated, because the number of samples is 0, please check "
+                           f"whether your {inputs} are empty, or has called update method before calling eval "
+                           "method.")
+
+
+def _check_class_num(metric: Metric, name: str, y_pred: np.ndarray) -> int:
+    """The class count ``y_pred.shape[1]``: kept in ``metric._class_num`` from the first batch, and checked
+    against it for the next ones (``name`` is the metric in the message)."""
+    if metric._class_num == 0:
+        metric._class_num = y_pred.shape[1]
+    elif y_pred.shape[1] != metric._class_num:
+        raise ValueError(f"For '{name}.update', class number not match, last input predicted data contain "
+                         f"{metric._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
+                         f"classes, please check your predicted value(inputs[0]).")
+    return metric._class_num
 
 
 def _binary_clf_curve(preds: np.ndarray, target: np.ndarray, sample_weights: Any = None,

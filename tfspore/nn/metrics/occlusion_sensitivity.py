@@ -123,8 +123,7 @@ class OcclusionSensitivity(Metric):
         Raises:
             RuntimeError: when ``update`` was not called.
         """
-        if not self._is_update:
-            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+        self._check_updated()
         return self._baseline - np.squeeze(self._sensitivity_im)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tfspore._internal import validator
-from tfspore.nn.metrics.metric import EvaluationBase, _check_onehot_data, rearrange_inputs
+from tfspore.nn.metrics.metric import EvaluationBase, _check_samples, rearrange_inputs
 
 __all__ = ["Precision"]
 
@@ -24,21 +24,7 @@ __all__ = ["Precision"]
 def _binarize(metric: EvaluationBase, name: str, inputs: tuple) -> tuple[np.ndarray, np.ndarray]:
     """Check one batch and return 0/1 predictions and labels, one column per class (one row per class for
     multilabel data), updating ``metric._class_num``."""
-    if len(inputs) != 2:
-        raise ValueError(f"For '{name}.update', it needs 2 inputs (predicted value, true value), but got "
-                         f"{len(inputs)}.")
-    y_pred = metric._convert_data(inputs[0])
-    y = metric._convert_data(inputs[1])
-    if metric._type == "classification" and y_pred.ndim == y.ndim and _check_onehot_data(y):
-        y = y.argmax(axis=1)
-    metric._check_shape(y_pred, y)
-    metric._check_value(y_pred, y)
-    if metric._class_num == 0:
-        metric._class_num = y_pred.shape[1]
-    elif y_pred.shape[1] != metric._class_num:
-        raise ValueError(f"For '{name}.update', class number not match, last input predicted data contain "
-                         f"{metric._class_num} classes, but current predicted data contain {y_pred.shape[1]} classes, "
-                         f"please check your predicted value(inputs[0]).")
+    y_pred, y = metric._checked_batch(name, inputs)
     class_num = metric._class_num
     if metric._type == "classification":
         if y.max() + 1 > class_num:
@@ -114,10 +100,7 @@ class _PerClassRatio(EvaluationBase):
             RuntimeError: when nothing was counted.
             TypeError: when ``average`` is not a bool.
         """
-        if self._class_num == 0:
-            raise RuntimeError(f"The '{self._label}' can not be calculated, because the number of samples is 0, "
-                               "please check whether your inputs (predicted value, true value) are empty, or has "
-                               "called update method before calling eval method.")
+        _check_samples(self._label, self._class_num, "inputs (predicted value, true value)")
         validator.check_type(average, [bool], "average", self.__class__.__name__)
         result = self._true_positives / (self._positives + self.eps)
         if average:

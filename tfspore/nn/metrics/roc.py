@@ -115,8 +115,7 @@ class ROC(Metric):
             RuntimeError: when ``update`` was not called.
             ValueError: when the labels have no negative or no positive sample.
         """
-        if self._is_update is False:
-            raise RuntimeError("Please call the 'update' method before calling 'eval' method.")
+        self._check_updated()
         return self._roc_eval(np.squeeze(self.y_pred), np.squeeze(self.y), self.class_num, self.pos_label)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tfspore.nn.metrics.metric import Metric, _check_onehot_data, rearrange_inputs
+from tfspore.nn.metrics.metric import Metric, _check_onehot_data, _check_samples, rearrange_inputs
 
 __all__ = ["TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy"]
 
@@ -79,10 +79,7 @@ class TopKCategoricalAccuracy(Metric):
         Raises:
             RuntimeError: when no sample was counted.
         """
-        if self._samples_num == 0:
-            raise RuntimeError("The 'TopKCategoricalAccuracy' can not be calculated, because the number of samples is "
-                               "0, please check whether your inputs (predicted value, true value) are empty, or has "
-                               "called update method before calling eval method.")
+        _check_samples("TopKCategoricalAccuracy", self._samples_num, "inputs (predicted value, true value)")
         return self._correct_num / self._samples_num
 
 

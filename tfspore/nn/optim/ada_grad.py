@@ -17,7 +17,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Adagrad"]
 
@@ -32,15 +32,15 @@ def _check_param_value(accum: Any, update_slots: Any, prim_name: str | None = No
 
 def _apply_adagrad(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: Any, update_slots: bool) -> Any:
     dt = var.dtype
-    g = _as(grad, dt)
+    g = cast_tf(grad, dt)
     ops = []
     if update_slots:
         accum_new = accum + g * g
         ops.append(accum.assign(accum_new, read_value=False))
     else:
         accum_new = tf.convert_to_tensor(accum)
-    ops.append(var.assign_sub(_as(lr, dt) * g / tf.sqrt(accum_new + tf.constant(_EPS, dt)), read_value=False))
-    return _success(ops)
+    ops.append(var.assign_sub(cast_tf(lr, dt) * g / tf.sqrt(accum_new + tf.constant(_EPS, dt)), read_value=False))
+    return success_flag(ops)
 
 
 class Adagrad(Optimizer):

@@ -21,7 +21,7 @@ import tensorflow as tf
 
 from tfspore._internal import validator
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Adadelta"]
 
@@ -36,15 +36,15 @@ def _check_param_value(rho: Any, epsilon: Any, prim_name: str | None = None) -> 
 def _apply_adadelta(var: tf.Variable, accum: tf.Variable, accum_update: tf.Variable, lr: tf.Tensor, rho: float,
                     epsilon: float, grad: Any) -> Any:
     dt = var.dtype
-    g = _as(grad, dt)
+    g = cast_tf(grad, dt)
     r, e = tf.constant(rho, dt), tf.constant(epsilon, dt)
     one = tf.constant(1.0, dt)
     accum_new = accum * r + g * g * (one - r)
     update = tf.sqrt(accum_update + e) * g / tf.sqrt(accum_new + e)
     accum_update_new = accum_update * r + update * update * (one - r)
     ops = [accum.assign(accum_new, read_value=False), accum_update.assign(accum_update_new, read_value=False),
-           var.assign_sub(_as(lr, dt) * update, read_value=False)]
-    return _success(ops)
+           var.assign_sub(cast_tf(lr, dt) * update, read_value=False)]
+    return success_flag(ops)
 
 
 class Adadelta(Optimizer):

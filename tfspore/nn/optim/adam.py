@@ -32,7 +32,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
 
@@ -47,14 +47,31 @@ def check_betas_eps(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
     validator.check_positive_float(eps, "eps", prim_name, allow_int=False)
 
 
-def _apply_adam(var: tf.Variable, m: tf.Variable, v: tf.Variable, vhat: tf.Variable | None, new_lr: tf.Tensor,
-                beta1: float, beta2: float, eps: float, grad: Any, use_nesterov: bool) -> Any:
-    """One Adam step of one parameter; ``new_lr`` already holds the bias correction."""
+def apply_adam(var: tf.Variable, m: tf.Variable, v: tf.Variable, vhat: tf.Variable | None, new_lr: tf.Tensor,
+               beta1: float, beta2: float, eps: float, grad: Any, use_nesterov: bool) -> Any:
+    """One Adam step of one parameter (the kernel of the module docstring), shared with ``LazyAdam``,
+    ``AdamOffload`` and ``tfspore.experimental.optim.Adam``.
+
+    Args:
+        var: the parameter's variable.
+        m: its first moment.
+        v: its second moment.
+        vhat: the running maximum of ``v`` (AMSGrad), or None.
+        new_lr: the learning rate with the bias correction already applied.
+        beta1: the decay rate of ``m``.
+        beta2: the decay rate of ``v``.
+        eps: added to the denominator.
+        grad: the gradient.
+        use_nesterov: use Nesterov momentum.
+
+    Returns:
+        MindSpore's success flag (see :func:`~tfspore.nn.optim.optimizer.success_flag`).
+    """
     dt = var.dtype
-    g = _as(grad, dt)
+    g = cast_tf(grad, dt)
     one = tf.constant(1.0, dt)
     b1, b2, e = tf.constant(beta1, dt), tf.constant(beta2, dt), tf.constant(eps, dt)
-    lr_t = _as(new_lr, dt)
+    lr_t = cast_tf(new_lr, dt)
     m_new = m + (g - m) * (one - b1)
     v_new = v + (g * g - v) * (one - b2)
     ops = [m.assign(m_new, read_value=False), v.assign(v_new, read_value=False)]
@@ -67,7 +84,7 @@ def _apply_adam(var: tf.Variable, m: tf.Variable, v: tf.Variable, vhat: tf.Varia
     else:
         update = lr_t * m_new / (tf.sqrt(v_new) + e)
     ops.append(var.assign_sub(update, read_value=False))
-    return _success(ops)
+    return success_flag(ops)
 
 
 def _bias_corrected_lr(lr: tf.Tensor, beta1_power: tf.Tensor, beta2_power: tf.Tensor) -> tf.Tensor:
@@ -165,8 +182,8 @@ class Adam(Optimizer):
         for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moment1, self.moment2, gradients)):
             vhat = self.vhat[i]._var if self.use_amsgrad else None
             new_lr = _bias_corrected_lr(self._lr_for(lr, i), beta1_power, beta2_power)
-            success.append(_apply_adam(param._var, m._var, v._var, vhat, new_lr, self._beta1, self._beta2,
-                                       self._eps, grad, self.use_nesterov))
+            success.append(apply_adam(param._var, m._var, v._var, vhat, new_lr, self._beta1, self._beta2,
+                                      self._eps, grad, self.use_nesterov))
         return tuple(success)
 
     @Optimizer.target.setter
@@ -229,16 +246,16 @@ class AdamWeightDecay(Optimizer):
         for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moments1, self.moments2, gradients)):
             var, m_var, v_var = param._var, m._var, v._var
             dt = var.dtype
-            g = _as(grad, dt)
+            g = cast_tf(grad, dt)
             one = tf.constant(1.0, dt)
             b1, b2, e = tf.constant(self._beta1, dt), tf.constant(self._beta2, dt), tf.constant(self._eps, dt)
-            wd = _as(self._weight_decay_for(weight_decay, i), dt)
+            wd = cast_tf(self._weight_decay_for(weight_decay, i), dt)
             m_new = m_var + (g - m_var) * (one - b1)
             v_new = v_var + (g * g - v_var) * (one - b2)
             update = m_new / (tf.sqrt(v_new) + e) + wd * var
             ops = [m_var.assign(m_new, read_value=False), v_var.assign(v_new, read_value=False),
-                   var.assign_sub(_as(self._lr_for(lr, i), dt) * update, read_value=False)]
-            success.append(_success(ops))
+                   var.assign_sub(cast_tf(self._lr_for(lr, i), dt) * update, read_value=False)]
+            success.append(success_flag(ops))
         return tuple(success)
 
 
@@ -299,7 +316,7 @@ class AdamOffload(Optimizer):
         for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moment1, self.moment2, gradients)):
             new_lr = _bias_corrected_lr(self._lr_for(lr, i), tf.reshape(beta1_power, []),
                                         tf.reshape(beta2_power, []))
-            success.append(_apply_adam(param._var, m._var, v._var, None, new_lr, self._beta1, self._beta2,
-                                       self._eps, grad, self.use_nesterov))
+            success.append(apply_adam(param._var, m._var, v._var, None, new_lr, self._beta1, self._beta2,
+                                      self._eps, grad, self.use_nesterov))
         return tuple(success)
 

@@ -18,13 +18,12 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.nn.optim.adam import check_betas_eps
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["AdaMax"]
 
@@ -32,15 +31,15 @@ __all__ = ["AdaMax"]
 def _apply_ada_max(var: tf.Variable, m: tf.Variable, v: tf.Variable, beta1_power: tf.Tensor, lr: tf.Tensor,
                    beta1: float, beta2: float, eps: float, grad: Any) -> Any:
     dt = var.dtype
-    g = _as(grad, dt)
+    g = cast_tf(grad, dt)
     b1, b2, e = tf.constant(beta1, dt), tf.constant(beta2, dt), tf.constant(eps, dt)
     one = tf.constant(1.0, dt)
     m_new = b1 * m + (one - b1) * g
     v_new = tf.maximum(b2 * v, tf.abs(g))
-    update = _as(lr, dt) / (one - _as(beta1_power, dt)) * (m_new / (v_new + e))
+    update = cast_tf(lr, dt) / (one - cast_tf(beta1_power, dt)) * (m_new / (v_new + e))
     ops = [m.assign(m_new, read_value=False), v.assign(v_new, read_value=False),
            var.assign_sub(update, read_value=False)]
-    return _success(ops)
+    return success_flag(ops)
 
 
 class AdaMax(Optimizer):

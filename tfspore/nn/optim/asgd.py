@@ -26,7 +26,7 @@ from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["ASGD"]
 
@@ -81,13 +81,13 @@ class ASGD(Optimizer):
             var = param._var
             lr = tf.reshape(self._lr_for(lrs, i), [])
             eta_now = tf.where(tf.equal(step, 1.0), lr, tf.convert_to_tensor(eta._var))
-            new_param = _as(var, tf.float32) * (1.0 - self.lambd * eta_now) - eta_now * _as(grad, tf.float32)
+            new_param = cast_tf(var, tf.float32) * (1.0 - self.lambd * eta_now) - eta_now * cast_tf(grad, tf.float32)
             mu_now = tf.convert_to_tensor(mu._var)
-            ax_f = _as(ax._var, tf.float32)
+            ax_f = cast_tf(ax._var, tf.float32)
             new_ax = tf.where(tf.not_equal(mu_now, 1.0), ax_f + (new_param - ax_f) * mu_now, new_param)
-            ops = [var.assign(_as(new_param, var.dtype), read_value=False),
-                   ax._var.assign(_as(new_ax, ax._var.dtype), read_value=False),
+            ops = [var.assign(cast_tf(new_param, var.dtype), read_value=False),
+                   ax._var.assign(cast_tf(new_ax, ax._var.dtype), read_value=False),
                    eta._var.assign(lr / tf.pow(1.0 + self.lambd * lr * step, self.alpha), read_value=False),
                    mu._var.assign(1.0 / tf.maximum(1.0, step - self.t0), read_value=False)]
-            flags.append(_success(ops))
+            flags.append(success_flag(ops))
         return tuple(flags)

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["FTRL"]
 
@@ -45,8 +45,8 @@ def _check_param(initial_accum: Any, learning_rate: Any, lr_power: Any, l1: Any,
 def _apply_ftrl(var: tf.Variable, accum: tf.Variable, linear: tf.Variable, grad: Any, lr: tf.Tensor, l1: float,
                 l2: float, lr_power: float) -> Any:
     dt = var.dtype
-    g = _as(grad, dt)
-    lr = _as(lr, dt)
+    g = cast_tf(grad, dt)
+    lr = cast_tf(lr, dt)
     power = tf.constant(-lr_power, dt)
     l1_t, l2_t = tf.constant(l1, dt), tf.constant(l2, dt)
     cur_accum = accum + g * g
@@ -58,7 +58,7 @@ def _apply_ftrl(var: tf.Variable, accum: tf.Variable, linear: tf.Variable, grad:
                        tf.zeros_like(linear_new))
     ops = [linear.assign(linear_new, read_value=False), var.assign(var_new, read_value=False),
            accum.assign(cur_accum, read_value=False)]
-    return _success(ops)
+    return success_flag(ops)
 
 
 class FTRL(Optimizer):

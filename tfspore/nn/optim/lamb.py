@@ -22,10 +22,9 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfspore._internal import validator
 from tfspore.common.tensor import Tensor
 from tfspore.nn.optim.adam import check_betas_eps
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Lamb"]
 
@@ -36,12 +35,12 @@ def _apply_lamb(var: tf.Variable, m: tf.Variable, v: tf.Variable, lr: tf.Tensor,
                 eps: float, weight_decay: tf.Tensor, step: tf.Tensor, grad: Any) -> Any:
     """One Lamb step of one parameter, computed in float32."""
     f32 = tf.float32
-    g = _as(grad, f32)
-    w = _as(var, f32)
+    g = cast_tf(grad, f32)
+    w = cast_tf(var, f32)
     b1, b2, e = tf.constant(beta1, f32), tf.constant(beta2, f32), tf.constant(eps, f32)
     one = tf.constant(1.0, f32)
-    next_m = b1 * _as(m, f32) + (one - b1) * g
-    next_v = b2 * _as(v, f32) + (one - b2) * tf.square(g)
+    next_m = b1 * cast_tf(m, f32) + (one - b1) * g
+    next_v = b2 * cast_tf(v, f32) + (one - b2) * tf.square(g)
     next_mm = next_m / (one - tf.pow(b1, step))
     next_vv = next_v / (one - tf.pow(b2, step))
     g_hat = next_mm / tf.sqrt(next_vv + e) + weight_decay * w
@@ -51,9 +50,9 @@ def _apply_lamb(var: tf.Variable, m: tf.Variable, v: tf.Variable, lr: tf.Tensor,
     ratio = tf.where(w_norm > 0, tf.where(g_hat_norm > 0, w_norm / g_hat_norm, one), one)
     ratio = tf.where(tf.math.is_nan(ratio) | (ratio < 0), tf.zeros_like(ratio), ratio)
     ratio = tf.minimum(ratio, tf.constant(_MAX_TRUST_RATIO, f32))
-    ops = [m.assign(_as(next_m, m.dtype), read_value=False), v.assign(_as(next_v, v.dtype), read_value=False),
-           var.assign(_as(w - ratio * lr * update, var.dtype), read_value=False)]
-    return _success(ops)
+    ops = [m.assign(cast_tf(next_m, m.dtype), read_value=False), v.assign(cast_tf(next_v, v.dtype), read_value=False),
+           var.assign(cast_tf(w - ratio * lr * update, var.dtype), read_value=False)]
+    return success_flag(ops)
 
 
 class Lamb(Optimizer):

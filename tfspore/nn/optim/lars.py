@@ -28,7 +28,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.optimizer import Optimizer, _as, _tf, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, to_tf, opt_init_args_register
 
 __all__ = ["LARS"]
 
@@ -47,15 +47,15 @@ def _default_lars_filter(x: Parameter) -> bool:
 def _lars_update(weight: Any, grad: Any, weight_decay: tf.Tensor, lr: tf.Tensor, epsilon: float,
                  coefficient: float, use_clip: bool) -> tf.Tensor:
     """The LARS gradient of one parameter (computed in the parameter's dtype)."""
-    w = _tf(weight)
+    w = to_tf(weight)
     dt = w.dtype
-    g = _as(grad, dt)
-    wd = _as(weight_decay, dt)
+    g = cast_tf(grad, dt)
+    wd = cast_tf(weight_decay, dt)
     w_norm = tf.sqrt(tf.reduce_sum(tf.square(w)))
     g_norm = tf.sqrt(tf.reduce_sum(tf.square(g)))
     coeff = tf.constant(coefficient, dt) * w_norm / (g_norm + wd * w_norm + tf.constant(epsilon, dt))
     if use_clip:
-        coeff = tf.clip_by_value(coeff / _as(lr, dt), tf.constant(0.0, dt), tf.constant(1.0, dt))
+        coeff = tf.clip_by_value(coeff / cast_tf(lr, dt), tf.constant(0.0, dt), tf.constant(1.0, dt))
     return coeff * (g + wd * w)
 
 
@@ -126,8 +126,8 @@ class LARS(Optimizer):
         lr = self.origin_learning_rate
         if self.dynamic_lr:
             if self.is_group_lr:
-                return tuple(_wrap(tf.reshape(_tf(cell(self.global_step)), [])) for cell in self.origin_learning_rate)
-            return _wrap(tf.reshape(_tf(self.origin_learning_rate(self.global_step)), []))
+                return tuple(_wrap(tf.reshape(to_tf(cell(self.global_step)), [])) for cell in self.origin_learning_rate)
+            return _wrap(tf.reshape(to_tf(self.origin_learning_rate(self.global_step)), []))
         return lr
 
     def construct(self, gradients: Sequence[Any]) -> Any:
@@ -135,7 +135,7 @@ class LARS(Optimizer):
         lr = self._get_lr() if self.use_clip else self.learning_rate
         weight_decay = self.get_weight_decay()
         if self.need_scale:
-            gradients = tuple(_wrap(_tf(g) * tf.cast(self.reciprocal_scale, _tf(g).dtype)) for g in gradients)
+            gradients = tuple(_wrap(to_tf(g) * tf.cast(self.reciprocal_scale, to_tf(g).dtype)) for g in gradients)
         new_grads = []
         for i, (grad, param) in enumerate(zip(gradients, params)):
             if not self.lars_flag[i]:
@@ -143,11 +143,11 @@ class LARS(Optimizer):
                 continue
             if self.decay_flags[i]:
                 wd = weight_decay[i] if self.is_group else weight_decay
-                wd = tf.reshape(_as(wd, tf.float32), []) / self.loss_scale
+                wd = tf.reshape(cast_tf(wd, tf.float32), []) / self.loss_scale
             else:
                 wd = tf.constant(0.0, tf.float32)
             lr_i = lr[i] if (self.use_clip and self.is_group_lr) else lr
-            new_grads.append(_wrap(_lars_update(param, grad, wd, tf.reshape(_as(lr_i, tf.float32), []),
+            new_grads.append(_wrap(_lars_update(param, grad, wd, tf.reshape(cast_tf(lr_i, tf.float32), []),
                                                 self.epsilon, self.coefficient, self.use_clip)))
         success = self.opt(tuple(new_grads))
         if self._is_dynamic_lr_or_weight_decay() and not self.opt.dynamic_lr and not self.opt.dynamic_weight_decay:

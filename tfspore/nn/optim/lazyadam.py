@@ -21,7 +21,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.adam import _apply_adam, _bias_corrected_lr
+from tfspore.nn.optim.adam import apply_adam, _bias_corrected_lr
 from tfspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["LazyAdam"]
@@ -96,9 +96,9 @@ class LazyAdam(Optimizer):
         b1p_var.assign(beta1_power, read_value=False)
         b2p_var.assign(beta2_power, read_value=False)
         beta1_power, beta2_power = tf.reshape(beta1_power, []), tf.reshape(beta2_power, [])
-        return tuple(_apply_adam(param._var, m._var, v._var, None,
-                                 _bias_corrected_lr(self._lr_for(lr, i), beta1_power, beta2_power), self._beta1,
-                                 self._beta2, self._eps, grad, self.use_nesterov)
+        return tuple(apply_adam(param._var, m._var, v._var, None,
+                                _bias_corrected_lr(self._lr_for(lr, i), beta1_power, beta2_power), self._beta1,
+                                self._beta2, self._eps, grad, self.use_nesterov)
                      for i, (param, m, v, grad) in enumerate(
                          zip(self._parameters, self.moment1, self.moment2, gradients)))
 

@@ -21,7 +21,7 @@ from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.optimizer import Optimizer, _success, _tf, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, success_flag, to_tf, opt_init_args_register
 
 __all__ = ["Momentum"]
 
@@ -47,7 +47,7 @@ def _apply_momentum(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: t
     if not use_nesterov and accum.dtype == dt and _fusable(var, accum):
         # One kernel, bit for bit the same arithmetic: accum = accum * momentum + grad; var -= lr * accum.
         # (Its Nesterov form rounds differently from the ops below, which match MindSpore.)
-        return _success([tf.raw_ops.ResourceApplyMomentum(var=var.handle, accum=accum.handle, lr=lr, grad=grad,
+        return success_flag([tf.raw_ops.ResourceApplyMomentum(var=var.handle, accum=accum.handle, lr=lr, grad=grad,
                                                           momentum=momentum)])
     new_accum = accum * momentum + grad
     a_op = accum.assign(new_accum, read_value=False)
@@ -56,7 +56,7 @@ def _apply_momentum(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: t
     else:
         update = lr * new_accum
     v_op = var.assign_sub(update, read_value=False)
-    return _success([a_op, v_op])
+    return success_flag([a_op, v_op])
 
 
 class Momentum(Optimizer):
@@ -106,9 +106,9 @@ class Momentum(Optimizer):
         gradients = self.scale_grad(gradients)
         lr = self.get_lr()
         self._increase_global_step()
-        momentum = _tf(self.momentum)
+        momentum = to_tf(self.momentum)
         success = []
         for i, (param, moment, grad) in enumerate(zip(self._parameters, self.moments, gradients)):
-            success.append(_apply_momentum(param._var, moment._var, self._lr_for(lr, i), _tf(grad), momentum,
+            success.append(_apply_momentum(param._var, moment._var, self._lr_for(lr, i), to_tf(grad), momentum,
                                            self.use_nesterov))
         return tuple(success)

@@ -38,14 +38,16 @@ __all__ = ["Optimizer", "opt_init_args_register"]
 _GROUP_KEYS = ("params", "lr", "weight_decay", "order_params", "grad_centralization")
 
 
-def _tf(x: Any) -> Any:
-    """The TF value of a Tensor / Parameter / tf value (Parameters are read)."""
+# The three helpers below are the optimizers' shared update vocabulary, used by every module of
+# ``tfspore.nn.optim`` and by ``tfspore.experimental.optim``.
+def to_tf(x: Any) -> Any:
+    """The TF value of a Tensor / Parameter / tf value (Parameters are read); None stays None."""
     if x is None or isinstance(x, tf.Tensor):
         return x
     return tf.convert_to_tensor(_unwrap_nest(x))
 
 
-def _success(ops: Sequence[Any]) -> Any:
+def success_flag(ops: Sequence[Any]) -> Any:
     """MindSpore's per-parameter success flag: True eagerly; a bool tensor after ``ops`` in a graph."""
     if tf.executing_eagerly():
         return True
@@ -54,9 +56,9 @@ def _success(ops: Sequence[Any]) -> Any:
         return tf.constant(True)
 
 
-def _as(x: Any, dtype: tf.DType) -> tf.Tensor:
+def cast_tf(x: Any, dtype: tf.DType) -> tf.Tensor:
     """``x`` (a Tensor, Parameter, tf value or number) as a tf tensor of ``dtype``."""
-    t = x if isinstance(x, (tf.Tensor, tf.Variable)) else _tf(x)
+    t = x if isinstance(x, (tf.Tensor, tf.Variable)) else to_tf(x)
     return t if t.dtype == dtype else tf.cast(t, dtype)
 
 
@@ -112,7 +114,7 @@ class _ConvertToCell(LearningRateSchedule):
         self.learning_rate = learning_rate
 
     def construct(self, global_step: Any) -> Tensor:
-        return _wrap(_tf(self.learning_rate) + 1.0 - 1.0)
+        return _wrap(to_tf(self.learning_rate) + 1.0 - 1.0)
 
 
 class _IteratorLearningRate(LearningRateSchedule):
@@ -129,8 +131,8 @@ class _IteratorLearningRate(LearningRateSchedule):
         self.learning_rate = Parameter(learning_rate, name)
 
     def construct(self, global_step: Any) -> Tensor:
-        lr = _tf(self.learning_rate)
-        step = _tf(global_step)
+        lr = to_tf(self.learning_rate)
+        step = to_tf(global_step)
         size = int(lr.shape[0])
         message = (f"For 'Gather', the 'input_indices' should be in the range [0, {size}), but the optimizer's "
                    f"'learning_rate' list has {size} values and the step (global_step) is past its end")
@@ -153,7 +155,7 @@ class _WrappedWeightDecay(Cell):
         self.loss_scale = float(loss_scale)
 
     def construct(self, global_step: Any) -> Tensor:
-        return _wrap(_tf(self.weight_decay(global_step)) * self.loss_scale)
+        return _wrap(to_tf(self.weight_decay(global_step)) * self.loss_scale)
 
 
 class Optimizer(Cell):
@@ -470,9 +472,9 @@ class Optimizer(Cell):
         for i, (param, grad, flag) in enumerate(zip(self._parameters, gradients, self.decay_flags)):
             if flag:
                 w = wd[i] if self.is_group else wd
-                g = _tf(grad)
-                p = _tf(param)
-                grad = _wrap(p * tf.cast(_tf(w), p.dtype) + g)
+                g = to_tf(grad)
+                p = to_tf(param)
+                grad = _wrap(p * tf.cast(to_tf(w), p.dtype) + g)
             out.append(grad)
         return tuple(out)
 
@@ -482,7 +484,7 @@ class Optimizer(Cell):
             return tuple(gradients)
         out = []
         for flag, grad in zip(self.grad_centralization_flags, gradients):
-            g = _tf(grad)
+            g = to_tf(grad)
             if flag and g.shape.rank is not None and g.shape.rank > 1 and g.shape[1] is not None \
                     and g.shape[1] % 16 == 0:
                 axes = list(range(1, g.shape.rank))
@@ -496,7 +498,7 @@ class Optimizer(Cell):
             return tuple(gradients)
         out = []
         for grad in gradients:
-            g = _tf(grad)
+            g = to_tf(grad)
             out.append(_wrap(g * tf.cast(self.reciprocal_scale, g.dtype)))
         return tuple(out)
 
@@ -514,8 +516,8 @@ class Optimizer(Cell):
         lr = self.learning_rate
         if self.dynamic_lr:
             if self.is_group_lr:
-                return tuple(_wrap(tf.reshape(_tf(cell(self.global_step)), [])) for cell in self.learning_rate)
-            return _wrap(tf.reshape(_tf(self.learning_rate(self.global_step)), []))
+                return tuple(_wrap(tf.reshape(to_tf(cell(self.global_step)), [])) for cell in self.learning_rate)
+            return _wrap(tf.reshape(to_tf(self.learning_rate(self.global_step)), []))
         return lr
 
     def get_lr_parameter(self, param: Parameter | list) -> Any:
@@ -552,14 +554,14 @@ class Optimizer(Cell):
 
     def _lr_for(self, lr: Any, index: int) -> tf.Tensor:
         """The learning rate of parameter ``index`` as a float32 tensor."""
-        return tf.cast(_tf(lr[index] if self.is_group_lr else lr), tf.float32)
+        return tf.cast(to_tf(lr[index] if self.is_group_lr else lr), tf.float32)
 
     def _weight_decay_for(self, weight_decay: Any, index: int) -> tf.Tensor:
         """The weight decay of parameter ``index`` (0 where its decay flag is off) as a float32 tensor."""
         if not self.decay_flags[index]:
             return tf.constant(0.0, tf.float32)
         wd = weight_decay[index] if self.is_group else weight_decay
-        return tf.reshape(tf.cast(_tf(wd), tf.float32), [])
+        return tf.reshape(tf.cast(to_tf(wd), tf.float32), [])
 
     def _prepare_gradients(self, gradients: Sequence[Any]) -> tuple:
         """Weight decay, gradient centralization and loss-scale division, in MindSpore's order."""

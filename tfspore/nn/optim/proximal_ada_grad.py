@@ -22,7 +22,7 @@ import tensorflow as tf
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["ProximalAdagrad"]
 
@@ -40,15 +40,15 @@ def _check_param_value(accum: Any, l1: Any, l2: Any, use_locking: Any, prim_name
 def _apply_proximal_adagrad(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, l1: float, l2: float,
                             grad: Any) -> Any:
     dt = var.dtype
-    g = _as(grad, dt)
-    lr = _as(lr, dt)
+    g = cast_tf(grad, dt)
+    lr = cast_tf(lr, dt)
     one = tf.constant(1.0, dt)
     accum_new = accum + g * g
     adaptive_lr = lr / tf.sqrt(accum_new)
     prox_v = var - g * adaptive_lr
     shrunk = tf.maximum(tf.abs(prox_v) - adaptive_lr * tf.constant(l1, dt), tf.zeros_like(prox_v))
     var_new = tf.sign(prox_v) * shrunk / (one + tf.constant(l2, dt) * adaptive_lr)
-    return _success([accum.assign(accum_new, read_value=False), var.assign(var_new, read_value=False)])
+    return success_flag([accum.assign(accum_new, read_value=False), var.assign(var_new, read_value=False)])
 
 
 class ProximalAdagrad(Optimizer):

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["RMSProp"]
 
@@ -31,8 +31,8 @@ __all__ = ["RMSProp"]
 def _apply_rmsprop(var: tf.Variable, mg: tf.Variable | None, ms: tf.Variable, mom: tf.Variable, lr: tf.Tensor,
                    grad: Any, decay: float, momentum: float, epsilon: float) -> Any:
     dt = var.dtype
-    g = _as(grad, dt)
-    lr = _as(lr, dt)
+    g = cast_tf(grad, dt)
+    lr = cast_tf(lr, dt)
     rho, mu, eps = tf.constant(decay, dt), tf.constant(momentum, dt), tf.constant(epsilon, dt)
     one = tf.constant(1.0, dt)
     ms_new = ms * rho + g * g * (one - rho)
@@ -45,7 +45,7 @@ def _apply_rmsprop(var: tf.Variable, mg: tf.Variable | None, ms: tf.Variable, mo
         denom = tf.sqrt(ms_new + eps)
     mom_new = mom * mu + lr * g / denom
     ops += [mom.assign(mom_new, read_value=False), var.assign_sub(mom_new, read_value=False)]
-    return _success(ops)
+    return success_flag(ops)
 
 
 class RMSProp(Optimizer):

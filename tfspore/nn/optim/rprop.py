@@ -23,7 +23,7 @@ import tensorflow as tf
 
 from tfspore._internal import validator
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.optimizer import Optimizer, _as, _success, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Rprop"]
 
@@ -90,18 +90,18 @@ class Rprop(Optimizer):
                                                                gradients)):
             var = param._var
             dt = var.dtype if var.dtype in (tf.float16, tf.bfloat16) else tf.float32
-            lr_i = _as(self._lr_for(lr, i), dt)
-            size = tf.where(first, tf.ones_like(_as(step_size._var, dt)) * lr_i, _as(step_size._var, dt))
-            g = _as(grad, dt)
-            sign = tf.sign(g * _as(prev._var, dt))
+            lr_i = cast_tf(self._lr_for(lr, i), dt)
+            size = tf.where(first, tf.ones_like(cast_tf(step_size._var, dt)) * lr_i, cast_tf(step_size._var, dt))
+            g = cast_tf(grad, dt)
+            sign = tf.sign(g * cast_tf(prev._var, dt))
             factor = tf.where(sign > 0, tf.constant(self.etaplus, dt),
                               tf.where(sign < 0, tf.constant(self.etaminus, dt), tf.constant(1.0, dt)))
             size = tf.clip_by_value(size * factor, tf.constant(self.step_size_min, dt),
                                     tf.constant(self.step_size_max, dt))
             g_update = tf.where(tf.equal(factor, tf.constant(self.etaminus, dt)), tf.zeros_like(g), g)
-            new_param = _as(var, dt) - tf.sign(g_update) * size
-            ops = [var.assign(_as(new_param, var.dtype), read_value=False),
-                   prev._var.assign(_as(g_update, prev._var.dtype), read_value=False),
-                   step_size._var.assign(_as(size, step_size._var.dtype), read_value=False)]
-            flags.append(_success(ops))
+            new_param = cast_tf(var, dt) - tf.sign(g_update) * size
+            ops = [var.assign(cast_tf(new_param, var.dtype), read_value=False),
+                   prev._var.assign(cast_tf(g_update, prev._var.dtype), read_value=False),
+                   step_size._var.assign(cast_tf(size, step_size._var.dtype), read_value=False)]
+            flags.append(success_flag(ops))
         return tuple(flags)

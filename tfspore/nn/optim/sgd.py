@@ -22,13 +22,29 @@ from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.optimizer import Optimizer, _success, _tf, opt_init_args_register
+from tfspore.nn.optim.optimizer import Optimizer, success_flag, to_tf, opt_init_args_register
 
 __all__ = ["SGD"]
 
 
-def _apply_sgd(var: tf.Variable, accum: tf.Variable, stat: tf.Variable, lr: tf.Tensor, grad: tf.Tensor,
-               momentum: tf.Tensor, dampening: float, nesterov: bool) -> Any:
+def apply_sgd(var: tf.Variable, accum: tf.Variable, stat: tf.Variable, lr: tf.Tensor, grad: tf.Tensor,
+              momentum: tf.Tensor, dampening: float, nesterov: bool) -> Any:
+    """One SGD step of one parameter (the kernel of the module docstring), shared with
+    ``tfspore.experimental.optim.SGD``.
+
+    Args:
+        var: the parameter's variable.
+        accum: its momentum accumulator.
+        stat: its first-step marker (1 until the first step with momentum).
+        lr: the learning rate.
+        grad: the gradient.
+        momentum: the momentum factor (no momentum when not above 0).
+        dampening: the dampening of the momentum.
+        nesterov: use Nesterov momentum.
+
+    Returns:
+        MindSpore's success flag (see :func:`~tfspore.nn.optim.optimizer.success_flag`).
+    """
     dt = var.dtype
     grad = tf.cast(grad, dt) if grad.dtype != dt else grad
     lr = tf.cast(lr, dt)
@@ -44,7 +60,7 @@ def _apply_sgd(var: tf.Variable, accum: tf.Variable, stat: tf.Variable, lr: tf.T
     ops = [accum.assign(new_accum, read_value=False),
            stat.assign(tf.where(positive, tf.zeros_like(stat), stat), read_value=False),
            var.assign_sub(lr * update, read_value=False)]
-    return _success(ops)
+    return success_flag(ops)
 
 
 class SGD(Optimizer):
@@ -114,9 +130,9 @@ class SGD(Optimizer):
         gradients = self.scale_grad(gradients)
         lr = self.get_lr()
         self._increase_global_step()
-        momentum = _tf(self.momentum)
+        momentum = to_tf(self.momentum)
         success = []
         for i, (param, accum, stat, grad) in enumerate(zip(self._parameters, self.accum, self.stat, gradients)):
-            success.append(_apply_sgd(param._var, accum._var, stat._var, self._lr_for(lr, i), _tf(grad), momentum,
-                                      self.dampening, self.nesterov))
+            success.append(apply_sgd(param._var, accum._var, stat._var, self._lr_for(lr, i), to_tf(grad), momentum,
+                                     self.dampening, self.nesterov))
         return tuple(success)

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore import context as _context
+from tfspore._internal import data_parallel
 from tfspore._internal import validator
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap, wrap_nest as _wrap_nest
@@ -31,23 +31,13 @@ from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.basic import Identity
-from tfspore.ops.composite._grad import GradOperation, _apply_param_hooks, _differentiate
+from tfspore.nn.wrap.grad_reducer import DistributedGradReducer
+from tfspore.ops.composite import GradOperation
+from tfspore.ops.composite.tape import apply_param_hooks, differentiate
 
 __all__ = ["WithLossCell", "WithEvalCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell"]
 __all__ += ["MicroBatchInterleaved", "PipelineCell", "VirtualDatasetCellTriple", "ParameterUpdate",
             "GradAccumulationCell"]
-
-
-def _get_attr_from_cell(cell: Cell, network: Any) -> None:
-    """Copy the jit config and amp level of ``network`` onto the wrapper (as MindSpore does)."""
-    if not isinstance(network, Cell):
-        return
-    jit_config = getattr(network, "jit_config_dict", None)
-    if jit_config:
-        cell.__dict__["_jit_config_dict"] = dict(jit_config)
-    amp_level = network.__dict__.get("_amp_level")
-    if amp_level is not None:
-        cell.__dict__["_amp_level"] = amp_level
 
 
 def _depend(value: Any, expr: Any) -> Any:
@@ -80,7 +70,7 @@ def _forward_and_grads(network: Any, inputs: Sequence[Any], weights: Sequence[Pa
     grads = tape.gradient(targets, [w._var for w in weights], output_gradients=out_grads,
                           unconnected_gradients=tf.UnconnectedGradients.ZERO)
     grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads]
-    grads = _apply_param_hooks(list(weights), grads)
+    grads = apply_param_hooks(list(weights), grads)
     return _wrap_nest(loss), tuple(_wrap(g) for g in grads)
 
 
@@ -105,7 +95,7 @@ class WithLossCell(Cell):
         super().__init__(auto_prefix=False)
         self._backbone = backbone
         self._loss_fn = loss_fn
-        _get_attr_from_cell(self, backbone)
+        self._get_attr_from_cell(backbone)
 
     def construct(self, data: Any, label: Any) -> Any:
         out = self._backbone(data)
@@ -138,7 +128,7 @@ class WithEvalCell(Cell):
         self._network = network
         self._loss_fn = loss_fn
         self.add_cast_fp32 = validator.check_type(add_cast_fp32, [bool], "add_cast_fp32", self.cls_name)
-        _get_attr_from_cell(self, network)
+        self._get_attr_from_cell(network)
 
     def construct(self, data: Any, label: Any) -> tuple:
         outputs = self._network(data)
@@ -179,7 +169,7 @@ class WithGradCell(Cell):
         else:
             self.network_with_loss = WithLossCell(self.network, self.loss_fn)
         self.network_with_loss.set_train()
-        _get_attr_from_cell(self, network)
+        self._get_attr_from_cell(network)
 
     def construct(self, *inputs: Any) -> tuple:
         if self.sens is None:
@@ -233,7 +223,7 @@ class ForwardValueAndGrad(Cell):
         self.get_by_list = get_by_list
         self.sens_param = sens_param
         self.grad = GradOperation(get_all=self.get_all, get_by_list=self.get_by_list, sens_param=self.sens_param)
-        _get_attr_from_cell(self, network)
+        self._get_attr_from_cell(network)
 
     def construct(self, *inputs: Any) -> tuple:
         sens = None
@@ -241,7 +231,7 @@ class ForwardValueAndGrad(Cell):
             inputs, sens = inputs[:-1], inputs[-1]
         positions = list(range(len(inputs))) if self.get_all else ([0] if inputs else [])
         weights = list(self.weights) if self.get_by_list else []
-        out, in_g, w_g = _differentiate(self.network, inputs, positions, weights, sens)
+        out, in_g, w_g = differentiate(self.network, inputs, positions, weights, sens)
         in_t = tuple(_wrap_nest(g) for g in in_g)
         w_t = tuple(_wrap_nest(g) for g in w_g)
         if self.get_by_list:
@@ -296,15 +286,13 @@ class TrainOneStepCell(Cell):
             self.weights_name = [p.name for p in self.optimizer.parameters]
         self.reducer_flag = False
         self.grad_reducer = Identity()
-        from tfspore.parallel._utils import _get_device_num, _get_gradients_mean, _get_parallel_mode
-        self.parallel_mode = _get_parallel_mode()
+        self.parallel_mode = data_parallel.parallel_mode()
         self.reducer_flag = self.parallel_mode in ("data_parallel", "hybrid_parallel")
         if self.reducer_flag:
-            from tfspore.nn.wrap.grad_reducer import DistributedGradReducer
-            self.mean = _get_gradients_mean()
-            self.degree = _get_device_num()
+            self.mean = data_parallel.gradients_mean()
+            self.degree = data_parallel.device_num()
             self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree)
-        _get_attr_from_cell(self, network)
+        self._get_attr_from_cell(network)
 
     def construct(self, *inputs: Any) -> Any:
         loss, grads = _forward_and_grads(self.network, inputs, list(self.weights),
@@ -328,7 +316,7 @@ class _VirtualDatasetCell(Cell):
     def __init__(self, backbone: Cell) -> None:
         super().__init__(auto_prefix=False)
         self._backbone = backbone
-        _get_attr_from_cell(self, backbone)
+        self._get_attr_from_cell(backbone)
 
     def construct(self, *inputs: Any) -> Any:
         return self._backbone(*inputs)
@@ -349,7 +337,7 @@ class VirtualDatasetCellTriple(Cell):
         super().__init__(auto_prefix=False)
         logging.getLogger("tfspore").warning("WARN_DEPRECATED: The usage of VirtualDatasetCellTriple is deprecated.")
         self._backbone = backbone
-        _get_attr_from_cell(self, backbone)
+        self._get_attr_from_cell(backbone)
 
     def construct(self, a: Any, b: Any, c: Any) -> Any:
         return self._backbone(a, b, c)
@@ -401,7 +389,7 @@ class MicroBatchInterleaved(Cell):
                              f"got {interleave_num}.")
         self.network = network
         self.interleave_num = interleave_num
-        _get_attr_from_cell(self, network)
+        self._get_attr_from_cell(network)
 
     def construct(self, *inputs: Any) -> Any:
         total = None
@@ -443,7 +431,7 @@ class PipelineCell(Cell):
         self.network = network
         self.micro_size = micro_size
         self.segment_config = segment_config
-        _get_attr_from_cell(self, network)
+        self._get_attr_from_cell(network)
         if stage_config:
             for name, cell in network.cells_and_names():
                 if name in stage_config:
@@ -522,7 +510,7 @@ class GradAccumulationCell(Cell):
                              f"{micro_size}.")
         self.network = network
         self.micro_size = micro_size
-        _get_attr_from_cell(self, network)
+        self._get_attr_from_cell(network)
 
     def construct(self, *inputs: Any) -> Any:
         total = None

@@ -16,6 +16,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import cluster
+from tfspore._internal import data_parallel
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
@@ -40,10 +41,9 @@ class DistributedGradReducer(Cell):
     def __init__(self, parameters: Any, mean: bool | None = None, degree: int | None = None, fusion_type: int = 1,
                  group: Any = None) -> None:
         super().__init__(auto_prefix=False)
-        from tfspore.parallel._utils import _get_device_num, _get_gradients_mean
-        self.mean = _get_gradients_mean() if mean is None else bool(mean)
+        self.mean = data_parallel.gradients_mean() if mean is None else bool(mean)
         if degree is None:
-            degree = _get_device_num()
+            degree = data_parallel.device_num()
         if not isinstance(degree, int) or isinstance(degree, bool) or degree <= 0:
             raise ValueError(f"For 'DistributedGradReducer', the 'degree' must be a positive int, but got {degree!r}.")
         self.degree = degree

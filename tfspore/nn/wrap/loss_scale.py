@@ -32,7 +32,7 @@ from tfspore.common.parameter import Parameter
 from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap as _wrap, wrap_nest as _wrap_nest
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
-from tfspore.nn.wrap.cell_wrapper import TrainOneStepCell, _forward_and_grads, _get_attr_from_cell
+from tfspore.nn.wrap.cell_wrapper import TrainOneStepCell, _forward_and_grads
 from tfspore.ops import operations as P
 from tfspore.ops.composite import HyperMap
 
@@ -258,7 +258,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             raise TypeError("For 'TrainOneStepWithLossScaleCell', the 'scale_sense' must be Cell or Tensor, but got "
                             f"'scale_sense' type: {type(scale_sense)}.")
         self.enable_tuple_broaden = True
-        _get_attr_from_cell(self, network)
+        self._get_attr_from_cell(network)
 
     def construct(self, *inputs: Any) -> tuple:
         weights = list(self.weights)

@@ -16,23 +16,16 @@ Example:
 """
 from __future__ import annotations
 
-import inspect
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
-import numpy as np
 import tensorflow as tf
 
-from tfspore._internal import control_flow as _control_flow
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore._internal.tensor_wrap import unwrap_nest as _unwrap_nest, wrap_nest as _wrap_nest
 from tfspore.common.tensor import Tensor
-from tfspore.ops import _float_status
+from tfspore.ops.composite.tape import differentiate
 
 __all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp"]
-
-
-def _is_diff_input(x: Any) -> bool:
-    return isinstance(x, (Tensor, tf.Tensor, tf.Variable, np.ndarray)) and not isinstance(x, Parameter)
 
 
 def _as_weight_list(api: str, weights: Any) -> list[Parameter]:
@@ -52,75 +45,6 @@ def _as_weight_list(api: str, weights: Any) -> list[Parameter]:
         return list(weights.trainable_params())
     raise TypeError(f"For '{api}', the 'weights' must be a Parameter, a ParameterTuple or a list of Parameters, but "
                     f"got {type(weights).__name__}.")
-
-
-def _prepare_inputs(inputs: Sequence[Any], positions: Sequence[int]) -> tuple[list, dict[int, tf.Tensor]]:
-    call = list(inputs)
-    watched: dict[int, tf.Tensor] = {}
-    for i in positions:
-        x = inputs[i]
-        if not _is_diff_input(x):
-            continue
-        t = tf.convert_to_tensor(_unwrap_nest(x))
-        watched[i] = t
-        call[i] = Tensor._from_tf(t)
-    return call, watched
-
-
-def _apply_param_hooks(weights: list[Parameter], grads: list[tf.Tensor]) -> list[tf.Tensor]:
-    out = []
-    for w, g in zip(weights, grads):
-        for fn in getattr(w, "_hook_fns", ()):
-            res = fn(Tensor._from_tf(g))
-            if res is not None:
-                g = tf.convert_to_tensor(_unwrap_nest(res))
-        out.append(g)
-    return out
-
-
-def _differentiate(fn: Callable, inputs: Sequence[Any], positions: Sequence[int], weights: list[Parameter],
-                   sens: Any = None, has_aux: bool = False) -> tuple[Any, list, list]:
-    """Run ``fn(*inputs)`` under a tape; return (outputs, input grads by position, weight grads)."""
-    call, watched = _prepare_inputs(inputs, positions)
-    with tf.GradientTape(watch_accessed_variables=False) as tape:
-        for t in watched.values():
-            tape.watch(t)
-        for w in weights:
-            tape.watch(w._var)
-        out = _control_flow.call(fn, tuple(call), {}) if inspect.isroutine(fn) else fn(*call)
-    target = out
-    if has_aux:
-        if not isinstance(out, (tuple, list)) or len(out) < 1:
-            raise TypeError("When 'has_aux' is True, the function must return a tuple whose first item is "
-                            f"differentiated, but got {type(out).__name__}.")
-        target = out[0]
-    targets = [tf.convert_to_tensor(t) for t in tf.nest.flatten(_unwrap_nest(target))]
-    targets = [t for t in targets if t.dtype.is_floating or t.dtype.is_complex]
-    out_grads = None
-    if sens is not None:
-        out_grads = [tf.cast(tf.convert_to_tensor(s), t.dtype) for s, t in
-                     zip(tf.nest.flatten(_unwrap_nest(sens)), targets)]
-    sources = [watched[i] for i in positions if i in watched] + [w._var for w in weights]
-    if not sources:
-        return out, [], []
-    grads = tape.gradient(targets, sources, output_gradients=out_grads,
-                          unconnected_gradients=tf.UnconnectedGradients.ZERO)
-    n = len([i for i in positions if i in watched])
-    in_grads: list = []
-    it = iter(grads[:n])
-    for i in positions:
-        if i in watched:
-            g = next(it)
-            if isinstance(g, tf.IndexedSlices):
-                g = tf.convert_to_tensor(g)
-            in_grads.append(g)
-        else:
-            in_grads.append(tf.zeros_like(tf.convert_to_tensor(_unwrap_nest(inputs[i])))
-                            if isinstance(inputs[i], (Tensor, tf.Tensor)) else None)
-    w_grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads[n:]]
-    w_grads = _apply_param_hooks(weights, w_grads)
-    _float_status.record(targets + in_grads + w_grads)  # read by NPUGetFloatStatus after NPUClearFloatStatus
-    return out, in_grads, w_grads
 
 
 class GradOperation:
@@ -161,7 +85,7 @@ class GradOperation:
                                     "the last input, but got no inputs.")
                 args, sens = args[:-1], args[-1]
             positions = list(range(len(args))) if self.get_all else ([0] if args else [])
-            _, in_g, w_g = _differentiate(fn, args, positions, w_list, sens)
+            _, in_g, w_g = differentiate(fn, args, positions, w_list, sens)
             in_t = tuple(_wrap_nest(g) for g in in_g)
             w_t = tuple(_wrap_nest(g) for g in w_g)
             if self.get_by_list:
@@ -199,7 +123,7 @@ def _build(api: str, fn: Callable, grad_position: Any, weights: Any, has_aux: bo
 
     def run(*args: Any) -> Any:
         pos, single = _positions(api, grad_position, len(args))
-        out, in_g, w_g = _differentiate(fn, args, pos, w_list, None, has_aux)
+        out, in_g, w_g = differentiate(fn, args, pos, w_list, None, has_aux)
         in_t = tuple(_wrap_nest(g) for g in in_g)
         w_t = tuple(_wrap_nest(g) for g in w_g)
         if return_ids:
@@ -257,7 +181,7 @@ def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) 
 
     def vjp_fn(*v: Any) -> Any:
         sens = v[0] if len(v) == 1 else v
-        _, in_g, _ = _differentiate(fn, inputs, list(range(len(inputs))), [], sens, has_aux)
+        _, in_g, _ = differentiate(fn, inputs, list(range(len(inputs))), [], sens, has_aux)
         res = tuple(_wrap_nest(g) for g in in_g)
         return res[0] if len(res) == 1 else res
     out = fn(*inputs)

@@ -19,6 +19,7 @@ from tfspore._internal import validator as V
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore._internal.layout import TO_NCHW, nchw_supported, to_nhwc
+from tfspore._internal.pool_window import adaptive_bins, adaptive_output_size2, pooled_length
 from tfspore.ops.function._utils import pair, positive_pair, to_float, to_tf
 
 __all__ = [
@@ -33,15 +34,6 @@ def _pool_nchw(kind: str, x: tf.Tensor, ksize: tuple, strides: tuple, padding: s
         return fn(x, list(ksize), list(strides), padding, data_format="NCHW")
     y = fn(to_nhwc(x), list(ksize), list(strides), padding)
     return tf.transpose(y, TO_NCHW)
-
-
-def _pool_out(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
-    eff = d * (k - 1) + 1
-    num = n + 2 * p - eff
-    out = (-(-num // s) if ceil_mode else num // s) + 1
-    if ceil_mode and (out - 1) * s >= n + p:
-        out -= 1
-    return out
 
 
 def _lowest(dt: tf.DType) -> Any:
@@ -87,7 +79,8 @@ def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, d
     if p[0] > k[0] // 2 or p[1] > k[1] // 2 or min(p) < 0:
         raise ValueError(f"For 'max_pool2d', the 'padding' must be non-negative and at most half of 'kernel_size', "
                          f"but got padding={padding!r}, kernel_size={kernel_size!r}.")
-    oh, ow = (_pool_out(h, k[0], s[0], p[0], d[0], ceil_mode), _pool_out(w, k[1], s[1], p[1], d[1], ceil_mode))
+    oh = pooled_length(h, k[0], s[0], p[0], dilation=d[0], ceil_mode=ceil_mode)
+    ow = pooled_length(w, k[1], s[1], p[1], dilation=d[1], ceil_mode=ceil_mode)
     if oh <= 0 or ow <= 0:
         raise ValueError(f"For 'max_pool2d', the output size ({oh}, {ow}) must be positive; the input ({h}, {w}) is "
                          f"too small for kernel_size={kernel_size!r}.")
@@ -162,8 +155,8 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
     else:
         p = pair("avg_pool2d", "padding", padding, False)
     V.check_int(divisor_override, "divisor_override", "avg_pool2d")
-    oh = _pool_out(h, k[0], s[0], p[0], 1, ceil_mode)
-    ow = _pool_out(w, k[1], s[1], p[1], 1, ceil_mode)
+    oh = pooled_length(h, k[0], s[0], p[0], ceil_mode=ceil_mode)
+    ow = pooled_length(w, k[1], s[1], p[1], ceil_mode=ceil_mode)
     need_h, need_w = (oh - 1) * s[0] + k[0], (ow - 1) * s[1] + k[1]
     ph = (p[0], max(need_h - h - p[0], 0))
     pw = (p[1], max(need_w - w - p[1], 0))
@@ -179,22 +172,9 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
     return _wrap(out[0] if squeeze else out)
 
 
-def _adaptive_bins(n: int, out: int) -> list[tuple[int, int]]:
-    return [((i * n) // out, -(-((i + 1) * n) // out)) for i in range(out)]
-
-
-def _out_size2(op: str, output_size: Any, h: int, w: int) -> tuple[int, int]:
-    if isinstance(output_size, numbers.Integral):
-        return int(output_size), int(output_size)
-    if isinstance(output_size, (list, tuple)) and len(output_size) == 2:
-        return (h if output_size[0] is None else int(output_size[0]), w if output_size[1] is None else
-                int(output_size[1]))
-    raise ValueError(f"For '{op}', the 'output_size' must be an int or a tuple of 2 ints, but got {output_size!r}.")
-
-
 def _area_matrix(n: int, out: int) -> np.ndarray:
     m = np.zeros((out, n), np.float64)
-    for i, (a, b) in enumerate(_adaptive_bins(n, out)):
+    for i, (a, b) in enumerate(adaptive_bins(n, out)):
         m[i, a:b] = 1.0 / (b - a)
     return m
 
@@ -203,7 +183,7 @@ def adaptive_avg_pool2d(input: Any, output_size: Any) -> Tensor:  # noqa: A002
     """Adaptive average pooling of an NCHW (or CHW) tensor to ``output_size``."""
     t = to_float(to_tf(input, "adaptive_avg_pool2d", "input"))
     h, w = _check_4d("adaptive_avg_pool2d", t)
-    oh, ow = _out_size2("adaptive_avg_pool2d", output_size, h, w)
+    oh, ow = adaptive_output_size2("adaptive_avg_pool2d", output_size, h, w)
     if (oh, ow) == (1, 1):
         return _wrap(tf.reduce_mean(t, axis=[-2, -1], keepdims=True))
     mh = tf.constant(_area_matrix(h, oh), t.dtype)
@@ -215,10 +195,10 @@ def adaptive_max_pool2d(input: Any, output_size: Any, return_indices: bool = Fal
     """Adaptive max pooling of an NCHW (or CHW) tensor to ``output_size``."""
     t = to_tf(input, "adaptive_max_pool2d", "input")
     h, w = _check_4d("adaptive_max_pool2d", t)
-    oh, ow = _out_size2("adaptive_max_pool2d", output_size, h, w)
+    oh, ow = adaptive_output_size2("adaptive_max_pool2d", output_size, h, w)
     rows = []
-    for a, b in _adaptive_bins(h, oh):
-        cols = [tf.reduce_max(t[..., a:b, c:d], axis=[-2, -1]) for c, d in _adaptive_bins(w, ow)]
+    for a, b in adaptive_bins(h, oh):
+        cols = [tf.reduce_max(t[..., a:b, c:d], axis=[-2, -1]) for c, d in adaptive_bins(w, ow)]
         rows.append(tf.stack(cols, -1))
     out = tf.stack(rows, -2)
     if return_indices:

@@ -29,76 +29,21 @@ Example:
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import summary_cache
+from tfspore._internal.summary_cache import SUMMARY_TENSOR_CACHE  # noqa: F401  (MindSpore's name in debug_ops)
 from tfspore.ops.primitive import Primitive, prim_attr_register
 
 _logger = logging.getLogger("tfspore")
 
 __all__ = ["ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary"]
 
-# ``[op_name, tag, value]`` entries since the last ``SummaryRecord.record``.
-SUMMARY_TENSOR_CACHE: list = []
-# ``{(op_name, tag): numpy value}`` of the compiled operators since the last record (checked when traced).
-_GRAPH_CACHE: dict = {}
-_LOCK = threading.Lock()
-_STATE = {"active": 0, "flag": None, "xla_warned": False}
-
-
-def _cache_summary_data(op_name: str, tag: Any, value: Any) -> None:
-    with _LOCK:
-        SUMMARY_TENSOR_CACHE.append([op_name, tag, value])
-
-
-def _cache_graph_data(op_name: str, tag: str, array: np.ndarray) -> None:
-    with _LOCK:
-        _GRAPH_CACHE[(op_name, tag)] = array
-
-
-def take_cache() -> tuple[list, list]:
-    """Remove and return the cached entries: the PYNATIVE ``[op_name, tag, value]`` entries (to be checked),
-    and the compiled operators' ``[op_name, tag, numpy value]`` entries (already checked)."""
-    with _LOCK:
-        entries = list(SUMMARY_TENSOR_CACHE)
-        SUMMARY_TENSOR_CACHE.clear()
-        compiled = [[op_name, tag, value] for (op_name, tag), value in _GRAPH_CACHE.items()]
-        _GRAPH_CACHE.clear()
-    return entries, compiled
-
-
-def clear_cache() -> None:
-    """Drop the cached entries."""
-    with _LOCK:
-        SUMMARY_TENSOR_CACHE.clear()
-        _GRAPH_CACHE.clear()
-
-
-def _flag() -> tf.Variable:
-    """The variable compiled summary ops test; created outside any function on first use."""
-    if _STATE["flag"] is None:
-        with tf.init_scope():
-            _STATE["flag"] = tf.Variable(_STATE["active"] > 0, trainable=False, dtype=tf.bool,
-                                         name="summary_active")
-    return _STATE["flag"]
-
-
-def set_active(active: bool) -> None:
-    """Turn collection on (a SummaryRecord opened) or off (it closed)."""
-    _STATE["active"] = max(0, _STATE["active"] + (1 if active else -1))
-    if _STATE["flag"] is not None:
-        with tf.init_scope():
-            _STATE["flag"].assign(_STATE["active"] > 0)
-    if not _STATE["active"]:
-        clear_cache()
-
-
-def is_active() -> bool:
-    """Whether a SummaryRecord is open."""
-    return _STATE["active"] > 0
+# ``xla_warned``: the warning that compiled summary ops are left out of XLA functions was given.
+_STATE = {"xla_warned": False}
 
 
 def _in_xla() -> bool:
@@ -107,21 +52,6 @@ def _in_xla() -> bool:
         return bool(control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()))
     except (ImportError, AttributeError):
         return False
-
-
-def check_summary_param(op_name: str, tag: Any, value: Any) -> None:
-    """Check one PYNATIVE summary op call at ``record``, as MindSpore does: the tag and the value's type
-    (``SummaryRecord`` then checks the value's rank under the operator's name).
-
-    Raises:
-        TypeError: the tag is not a non-empty str, or the value is not a Tensor.
-    """
-    from tfspore.common.tensor import Tensor
-
-    if not isinstance(tag, str) or not tag:
-        raise TypeError(f'For "{op_name}", the name must be valid string, but got "{tag}".')
-    if not isinstance(value, (Tensor, tf.Tensor, tf.Variable)):
-        raise TypeError(f'For "{op_name}", the parameter "value" expect to be Tensor, but got {type(value).__name__}')
 
 
 def _check_traced(op_name: str, tag: Any, value: Any) -> None:
@@ -164,14 +94,14 @@ def _record_in_graph(op_name: str, tag: Any, value: Any) -> None:
     x = tf.convert_to_tensor(value)
 
     def host(array: np.ndarray) -> np.int32:
-        if _STATE["active"]:
-            _cache_graph_data(op_name, tag, np.array(array, copy=True))
+        if summary_cache.STATE["active"]:
+            summary_cache.cache_graph_data(op_name, tag, np.array(array, copy=True))
         return np.int32(0)
 
     def collect() -> tf.Tensor:
         return tf.numpy_function(host, [x], tf.int32, stateful=True, name=f"{op_name}_to_host")
 
-    tf.cond(_flag(), collect, lambda: tf.constant(0, tf.int32))
+    tf.cond(summary_cache.flag(), collect, lambda: tf.constant(0, tf.int32))
 
 
 class _SummaryOp(Primitive):
@@ -190,8 +120,8 @@ class _SummaryOp(Primitive):
         tag, value = args
         if not tf.executing_eagerly() or _symbolic(value):
             _record_in_graph(self.name, tag, value)
-        elif _STATE["active"]:
-            _cache_summary_data(self.name, tag, value)
+        elif summary_cache.STATE["active"]:
+            summary_cache.cache_summary_data(self.name, tag, value)
         return None
 
 

@@ -23,6 +23,11 @@ parameters are saved as ``<summary_dir>/ckpt_dir/<Backbone>_<n>_<unit>.ckpt`` fo
 epoch) in the intervals, and ``train_metadata.json`` is written at the end of training, for
 :class:`SummaryLandscape`.
 
+The options and their checks are in :mod:`~tfspore.train.callback._summary_options`, the lineage
+messages in :mod:`~tfspore.train.callback._summary_lineage` and the files saved for
+``SummaryLandscape`` in :mod:`~tfspore.train.callback._landscape_data`: mixins of the collector,
+which keeps the hooks and what each collection step records.
+
 Example:
     >>> from tfspore.train.callback import SummaryCollector
     >>> summary_collector = SummaryCollector(summary_dir='./summary_dir', collect_freq=10)
@@ -30,11 +35,9 @@ Example:
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
-import stat
 from collections import defaultdict
 from typing import Any, Callable
 
@@ -42,65 +45,20 @@ import numpy as np
 
 from tfspore import context as _context
 from tfspore._internal import rank_dirs, validator
-from tfspore._internal.proto import lineage_pb2
-from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.train.callback._callback import Callback, RunContext
+from tfspore.train.callback._landscape_data import LandscapeData
 from tfspore.train.callback._paths import make_directory
+from tfspore.train.callback._summary_lineage import LineageMetadata, SummaryLineage  # noqa: F401
+from tfspore.train.callback._summary_options import (HYPER_CONFIG_ENV_NAME, HYPER_CONFIG_LEN_LIMIT,  # noqa: F401
+                                                     SummaryOptions)
 
 _logger = logging.getLogger("tfspore")
 
-HYPER_CONFIG_ENV_NAME = "MINDINSIGHT_HYPER_CONFIG"
-HYPER_CONFIG_LEN_LIMIT = 100000
 _TRAIN, _EVAL = "train", "eval"
 
 
-class LineageMetadata:
-    """The keys of the lineage dicts (MindSpore's names)."""
-
-    train_dataset_path = "train_dataset_path"
-    valid_dataset_path = "valid_dataset_path"
-    train_network = "train_network"
-    loss_function = "loss_function"
-    loss = "loss"
-    optimizer = "optimizer"
-    learning_rate = "learning_rate"
-    epoch = "epoch"
-    step_num = "step_num"
-    parallel_mode = "parallel_mode"
-    device_num = "device_num"
-    batch_size = "batch_size"
-    model_path = "model_path"
-    model_ckpt = "model_ckpt"
-    model_size = "model_size"
-    metrics = "metrics"
-    train_dataset_size = "train_dataset_size"
-    valid_dataset_size = "valid_dataset_size"
-
-
-def _lock_write(path: str, write: Callable[[str], None]) -> None:
-    """Write ``path`` once (under an flock on ``path.lock``) unless it exists; errors are logged."""
-    lock_file = f"{path}.lock"
-    try:
-        import fcntl  # pylint: disable=import-outside-toplevel
-    except ImportError:  # not Linux
-        fcntl = None
-    try:
-        with os.fdopen(os.open(lock_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, stat.S_IWUSR), "w") as handle:
-            if fcntl is not None:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-            if not os.path.isfile(path):
-                write(path)
-    except OSError as exc:
-        _logger.error("Write %s failed, detail: %s", path, exc)
-    try:
-        if os.path.isfile(lock_file):
-            os.remove(lock_file)
-    except OSError:
-        _logger.warning("The lock file %s has been removed.", lock_file)
-
-
-class SummaryCollector(Callback):
+class SummaryCollector(SummaryOptions, SummaryLineage, LandscapeData, Callback):
     """Collects the loss, learning rate, weights, input images, graph and lineage of a run for TensorBoard.
 
     MindSpore's ``SummaryCollector``: use it in ``Model.train``, ``Model.eval`` or ``Model.fit``
@@ -143,22 +101,6 @@ class SummaryCollector(Callback):
         >>> summary_collector = SummaryCollector(summary_dir='./summary_dir', collect_specified_data=specified)
         >>> model.train(1, ds_train, callbacks=[summary_collector], dataset_sink_mode=False)  # doctest: +SKIP
     """
-
-    _DEFAULT_SPECIFIED_DATA = {
-        "collect_metric": True,
-        "collect_graph": True,
-        "collect_train_lineage": True,
-        "collect_eval_lineage": True,
-        "collect_input_data": True,
-        "collect_dataset_graph": True,
-        "histogram_regular": None,
-        "collect_landscape": {"landscape_size": 40,
-                              "unit": "step",
-                              "num_samples": 2048,
-                              "create_landscape": {"train": True, "result": True},
-                              "intervals": [[1, 2, 3, 4, 5, 6, 7, 8, 9],
-                                            [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]]},
-    }
 
     def __init__(self, summary_dir: str, collect_freq: int = 10, num_process: int = 32,
                  collect_specified_data: dict | None = None, keep_default_action: bool = True,
@@ -219,112 +161,6 @@ class SummaryCollector(Callback):
         if self._record is not None:
             self._record.close()
 
-    # ------------------------------------------------------------------ validation
-    def _check_positive(self, name: str, value: Any, allow_none: bool = False) -> None:
-        if allow_none and value is None:
-            return
-        validator.check_positive_int(value, name, self.__class__.__name__)
-
-    def _process_specified_data(self, specified_data: Any, action: bool) -> dict:
-        validator.check_type(specified_data, [dict, type(None)], "collect_specified_data", "SummaryCollector")
-        if specified_data is None:
-            return dict(self._DEFAULT_SPECIFIED_DATA) if action else {}
-        for param_name in specified_data:
-            validator.check_type(param_name, [str], param_name, "SummaryCollector")
-        unexpected = set(specified_data) - set(self._DEFAULT_SPECIFIED_DATA)
-        if unexpected:
-            raise ValueError(f'For "{self.__class__.__name__}", the keys {unexpected} of `collect_specified_data` are '
-                             f'unsupported, expect the follow keys: {list(self._DEFAULT_SPECIFIED_DATA.keys())}')
-        if "histogram_regular" in specified_data:
-            regular = specified_data.get("histogram_regular")
-            validator.check_type(regular, (str, type(None)), "histogram_regular", "SummaryCollector")
-            if isinstance(regular, str):
-                try:
-                    re.match(regular, "")
-                except re.error as exc:
-                    raise ValueError(f"For `collect_specified_data`, the value of `histogram_regular` is not a valid "
-                                     f"regular expression. Detail: {exc}. Got {regular!r}.") from exc
-        bool_items = set(self._DEFAULT_SPECIFIED_DATA) - {"histogram_regular", "collect_landscape"}
-        for item in sorted(bool_items):
-            if item in specified_data:
-                validator.check_type(specified_data.get(item), bool, item, "SummaryCollector")
-        if action:
-            result = dict(self._DEFAULT_SPECIFIED_DATA)
-            result.update(specified_data)
-            return result
-        return dict(specified_data)
-
-    def _check_collect_landscape_data(self, collect_landscape: dict) -> None:
-        name = self.__class__.__name__
-        defaults = self._DEFAULT_SPECIFIED_DATA["collect_landscape"]
-        unexpected = set(collect_landscape) - set(defaults)
-        if unexpected:
-            raise ValueError(f'For "{name}", the keys {unexpected} of `collect_landscape` are unsupported, expect the '
-                             f'follow keys: {list(defaults.keys())}')
-        size = collect_landscape.get("landscape_size", 40)
-        validator.check_type(size, int, "landscape_size", "SummaryCollector")
-        if size < 3 or size > 256:
-            raise ValueError(f'For "{name}", the "landscape_size" in collect_specified_data should be less than 256 '
-                             f'and more than 3, but got the: {size}')
-        unit = collect_landscape.get("unit", "step")
-        validator.check_type(unit, str, "unit", "SummaryCollector")
-        if unit not in ("step", "epoch"):
-            raise ValueError(f'For "{name}", unit in collect_specified_data should be step or epoch, but got the: '
-                             f'{unit}.')
-        validator.check_type(collect_landscape.get("num_samples", 2048), int, "num_samples", "SummaryCollector")
-        create = collect_landscape.get("create_landscape", {"train": True, "result": True})
-        validator.check_type(create, dict, "create_landscape", "SummaryCollector")
-        for param, value in create.items():
-            if param not in ("train", "result"):
-                raise ValueError(f'For "{name}", the key to create landscape should be in ["train", "result"], but '
-                                 f'got the: {param}.')
-            validator.check_type(value, bool, param, "SummaryCollector")
-        intervals = collect_landscape.get("intervals")
-        validator.check_type(intervals, list, "intervals", "SummaryCollector")
-        for interval in intervals:
-            validator.check_type(interval, list, "each interval in intervals", "SummaryCollector")
-            if len(interval) < 3:
-                raise ValueError(f'For "{name}", the length of each list in "intervals" should not be less than '
-                                 f'three, but got the: {interval}')
-            for j in interval:
-                if not isinstance(j, int):
-                    raise TypeError(f'For "{name}", the value of each list in "intervals" should be int, but got '
-                                    f'the: {type(j)}')
-
-    def _process_custom_lineage_data(self, custom_lineage_data: Any) -> dict:
-        if custom_lineage_data is None:
-            custom_lineage_data = {}
-        self._check_custom_lineage_type("custom_lineage_data", custom_lineage_data)
-        auto = self._collect_optimizer_custom_lineage_data()
-        self._check_custom_lineage_type("auto_custom_lineage_data", auto)
-        auto.update(custom_lineage_data)  # the user's values win
-        return auto
-
-    @staticmethod
-    def _check_custom_lineage_type(param_name: str, custom_lineage: Any) -> None:
-        validator.check_type(custom_lineage, [dict, type(None)], param_name, "SummaryCollector")
-        for key, value in custom_lineage.items():
-            validator.check_type(key, str, f"keys of {param_name}", "SummaryCollector")
-            validator.check_type(value, (int, str, float), f"{param_name}[{key!r}]", "SummaryCollector")
-
-    @staticmethod
-    def _collect_optimizer_custom_lineage_data() -> dict:
-        """The ``custom_lineage_data`` of the ``MINDINSIGHT_HYPER_CONFIG`` environment variable, if set."""
-        hyper_config = os.environ.get(HYPER_CONFIG_ENV_NAME)
-        if hyper_config is None:
-            return {}
-        if len(hyper_config) > HYPER_CONFIG_LEN_LIMIT:
-            _logger.warning("The 'MINDINSIGHT_HYPER_CONFIG' of environment variable is too long. The length limit is "
-                            "%s, the length of hyper_config is %s.", HYPER_CONFIG_LEN_LIMIT, len(hyper_config))
-            return {}
-        try:
-            hyper_config = json.loads(hyper_config)
-        except (TypeError, json.JSONDecodeError) as exc:
-            _logger.warning("The 'MINDINSIGHT_HYPER_CONFIG' of environment variable decode error. Detail: %s.", exc)
-            return {}
-        data = hyper_config.get("custom_lineage_data") if isinstance(hyper_config, dict) else None
-        return dict(data) if isinstance(data, dict) else {}
-
     # ------------------------------------------------------------------ hooks
     def begin(self, run_context: RunContext) -> None:
         """Check the callback list and set the record's mode (train or eval)."""
@@ -335,6 +171,17 @@ class SummaryCollector(Callback):
                              f"`{cb_params.mode}` mode.")
         self._record.set_mode(cb_params.mode)
         self._dataset_sink_mode = bool(cb_params.get("dataset_sink_mode", False))
+
+    def _check_callbacks(self, cb_params: Any) -> None:
+        """Only one SummaryCollector may be in the callback list."""
+        found = False
+        for callback in cb_params.get("list_callback") or []:
+            if type(callback).__name__ == self.__class__.__name__:
+                if not found:
+                    found = True
+                    continue
+                raise ValueError(f"There are more than one {self.__class__.__name__} instance in callback list,"
+                                 f"but expected only one {self.__class__.__name__} instance.")
 
     def step_end(self, run_context: RunContext) -> None:
         """Record the graph, dataset graph and custom lineage once, then collect at the due steps."""
@@ -424,12 +271,6 @@ class SummaryCollector(Callback):
         self._collect_metric(cb_params)
         self._collect_histogram(cb_params)
         self._record.record(cb_params.cur_step_num, plugin_filter=plugin_filter)
-
-    def _landscape_due(self, cb_params: Any, unit: str, current: Any) -> bool:
-        landscape = self._collect_specified_data.get("collect_landscape")
-        if not landscape or landscape.get("unit", "step") != unit or current is None:
-            return False
-        return any(current in interval for interval in landscape.get("intervals") or [])
 
     def _collect_input_data(self, cb_params: Any) -> None:
         """The first input of the batch as ``input_data/auto`` when it is an NCHW image batch."""
@@ -529,14 +370,6 @@ class SummaryCollector(Callback):
             return
         self._record.add_value("graph", "train_network/auto", graph)
 
-    def _collect_dataset_graph(self, cb_params: Any) -> None:
-        if not self._collect_specified_data.get("collect_dataset_graph") or cb_params.mode != _TRAIN:
-            return
-        graph = _dataset_graph(cb_params.get("train_dataset"))
-        if graph is None:
-            return
-        self._record.add_value("dataset_graph", "train_dataset", _lineage_value("dataset_graph", graph))
-
     # ------------------------------------------------------------------ loss / optimizer / lr
     def _get_loss(self, cb_params: Any) -> Tensor | None:
         """The mean of the network's first output, or None (with a warning once)."""
@@ -589,16 +422,6 @@ class SummaryCollector(Callback):
         return None
 
     @staticmethod
-    def _get_learning_rate(optimizer: Any) -> Tensor | None:
-        """The learning-rate Parameter's value (MindSpore's lineage value), or None for a schedule."""
-        learning_rate = optimizer.learning_rate
-        if not isinstance(learning_rate, Parameter):
-            _logger.warning("The learning rate detected in the optimizer is not a Parameter type, so it is not "
-                            "recorded. Its type is %r.", type(learning_rate).__name__)
-            return None
-        return learning_rate.data
-
-    @staticmethod
     def _current_learning_rate(optimizer: Any) -> Tensor | None:
         """The learning rate the last step used (the first group's, for grouped learning rates)."""
         lr = optimizer.learning_rate
@@ -616,162 +439,8 @@ class SummaryCollector(Callback):
             return None
         return Tensor(np.asarray(array.reshape(-1)[0], dtype=np.float32))
 
-    # ------------------------------------------------------------------ lineage
-    def _collect_train_lineage(self, cb_params: Any) -> None:
-        if not self._collect_specified_data.get("collect_train_lineage"):
-            return
-        lineage: dict = {}
-        loss = self._get_loss(cb_params)
-        lineage[LineageMetadata.loss] = float(np.atleast_1d(loss.asnumpy())[0]) if loss is not None else None
-        optimizer = self._get_optimizer(cb_params)
-        learning_rate = self._get_learning_rate(optimizer) if optimizer is not None else None
-        lineage[LineageMetadata.learning_rate] = (float(np.atleast_1d(learning_rate.asnumpy())[0])
-                                                  if learning_rate is not None else None)
-        lineage[LineageMetadata.optimizer] = type(optimizer).__name__ if optimizer else None
-        lineage[LineageMetadata.train_network] = type(cb_params.network).__name__
-        loss_fn = self._get_loss_fn(cb_params)
-        lineage[LineageMetadata.loss_function] = type(loss_fn).__name__ if loss_fn else None
-        lineage[LineageMetadata.epoch] = cb_params.epoch_num
-        lineage[LineageMetadata.step_num] = cb_params.cur_step_num
-        lineage[LineageMetadata.parallel_mode] = cb_params.get("parallel_mode")
-        lineage[LineageMetadata.device_num] = cb_params.get("device_number")
-        ckpt_file_path = self._get_ckpt_file_path(cb_params)
-        lineage[LineageMetadata.model_path] = json.dumps({"ckpt": ckpt_file_path})
-        lineage[LineageMetadata.model_size] = os.path.getsize(ckpt_file_path) if ckpt_file_path else 0
-        self._parse_dataset(cb_params, lineage)
-        self._record.add_value("train_lineage", "train_lineage", _lineage_value("train_lineage", lineage))
-
-    def _collect_eval_lineage(self, cb_params: Any) -> None:
-        if not self._collect_specified_data.get("collect_eval_lineage"):
-            return
-        lineage: dict = {}
-        try:
-            lineage[LineageMetadata.metrics] = json.dumps(_jsonable(cb_params.get("metrics")))
-        except TypeError as exc:
-            _logger.warning("Summary cannot collect the type of metrics, currently support type: dict, list, tuple, "
-                            "str, int, float, bool and None. %s.", exc)
-        self._parse_dataset(cb_params, lineage)
-        self._record.add_value("eval_lineage", "eval_lineage", _lineage_value("eval_lineage", lineage))
-
-    @staticmethod
-    def _parse_dataset(cb_params: Any, lineage: dict) -> dict:
-        train = cb_params.mode == _TRAIN
-        dataset = cb_params.get("train_dataset") if train else cb_params.get("valid_dataset")
-        path = _dataset_path(dataset)
-        if path and os.path.isfile(path):
-            path = os.path.dirname(path)
-        try:
-            batch_num = int(dataset.get_dataset_size())
-            batch_size = int(dataset.get_batch_size())
-        except (AttributeError, TypeError, ValueError):
-            batch_num, batch_size = 0, 1
-        lineage[LineageMetadata.batch_size] = batch_size
-        if train:
-            lineage[LineageMetadata.train_dataset_path] = path
-            lineage[LineageMetadata.train_dataset_size] = batch_num * batch_size
-        else:
-            lineage[LineageMetadata.valid_dataset_path] = path
-            lineage[LineageMetadata.valid_dataset_size] = batch_num * batch_size
-        return lineage
-
-    @staticmethod
-    def _get_ckpt_file_path(cb_params: Any) -> str | None:
-        from tfspore.train.callback._checkpoint import ModelCheckpoint  # pylint: disable=import-outside-toplevel
-        path = None
-        for callback in cb_params.get("list_callback") or []:
-            if isinstance(callback, ModelCheckpoint):
-                path = callback.latest_ckpt_file_name
-        return os.path.realpath(path) if path else None
-
-    @staticmethod
-    def _get_loss_fn(cb_params: Any) -> Any:
-        from tfspore.nn.loss import LossBase  # pylint: disable=import-outside-toplevel
-        loss_fn = cb_params.get("loss_fn")
-        if loss_fn is not None:
-            return loss_fn
-        network = cb_params.get("train_network") if cb_params.mode == _TRAIN else cb_params.get("eval_network")
-        if network is None:
-            return None
-        for _, cell in network.cells_and_names():
-            if isinstance(cell, LossBase):
-                return cell
-        return None
-
-    @staticmethod
-    def _package_custom_lineage_data(custom_lineage_data: dict) -> Any:
-        return _lineage_value("custom_lineage_data", dict(custom_lineage_data))
-
-    # ------------------------------------------------------------------ landscape
-    def _check_callbacks(self, cb_params: Any) -> None:
-        """Only one SummaryCollector may be in the callback list."""
-        found = False
-        for callback in cb_params.get("list_callback") or []:
-            if type(callback).__name__ == self.__class__.__name__:
-                if not found:
-                    found = True
-                    continue
-                raise ValueError(f"There are more than one {self.__class__.__name__} instance in callback list,"
-                                 f"but expected only one {self.__class__.__name__} instance.")
-
-    @staticmethod
-    def _get_backbone(network: Any) -> Any:
-        for _, cell in network.cells_and_names():
-            if _has_backbone(cell):
-                return getattr(cell, "_backbone")
-        return network
-
-    def _save_model_params_for_landscape(self, cb_params: Any) -> None:
-        if cb_params.mode != _TRAIN:
-            return
-        backbone = self._get_backbone(cb_params.train_network)
-        while True:
-            cells = backbone.name_cells()
-            if "network" in cells:
-                backbone = backbone.network
-                if "optimizer" in cells:
-                    break
-            else:
-                break
-        landscape = self._collect_specified_data.get("collect_landscape")
-        unit = landscape.get("unit", "step")
-        cur_num = cb_params.cur_epoch_num if unit == "epoch" else cb_params.cur_step_num
-        _logger.info("Save model params, %s: %s.", unit, cur_num)
-        self._save_model_params(cur_num, unit, backbone)
-
-    def _save_model_params(self, cur_num: int, unit: str, backbone: Any) -> None:
-        from tfspore.train.serialization import save_checkpoint  # pylint: disable=import-outside-toplevel
-        param_list = [{"name": p.name, "data": Tensor(p.asnumpy())} for p in backbone.get_parameters()]
-        file_path = os.path.join(self._ckpt_dir, f"{type(backbone).__name__}_{cur_num}_{unit}.ckpt")
-        self._model_params_file_map[str(cur_num)] = file_path
-        _lock_write(file_path, lambda path: save_checkpoint(param_list, path))
-
-    def _save_metadata(self, step_per_epoch: int, unit: str, num_samples: int, landscape_size: int,
-                       create_landscape: dict) -> None:
-        data = {"epoch_group": self._epoch_group,
-                "model_params_file_map": self._model_params_file_map,
-                "step_per_epoch": step_per_epoch,
-                "unit": unit,
-                "num_samples": num_samples,
-                "landscape_size": landscape_size,
-                "create_landscape": create_landscape}
-
-        def write(path: str) -> None:
-            with open(path, "w", encoding="utf-8") as handle:
-                json.dump(data, handle)
-            os.chmod(path, stat.S_IRUSR)
-
-        _lock_write(os.path.join(self._ckpt_dir, "train_metadata.json"), write)
-
 
 # ---------------------------------------------------------------------------------- helpers
-def _has_backbone(cell: Any) -> bool:
-    try:
-        getattr(cell, "_backbone")
-    except (AttributeError, KeyError):
-        return False
-    return True
-
-
 def _as_tensor(value: Any) -> Any:
     try:
         return Tensor(value)
@@ -795,64 +464,6 @@ def _numpy_or_none(value: Any) -> np.ndarray | None:
     return None
 
 
-def _jsonable(value: Any) -> Any:
-    """Metric values as JSON-serialisable Python objects (numpy scalars and arrays become lists or numbers)."""
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    return value
-
-
-def _dataset_path(dataset: Any, depth: int = 0) -> str | None:
-    """The directory or file a dataset pipeline reads (its source's ``dataset_dir`` / ``dataset_files``)."""
-    if dataset is None or depth > 64:
-        return None
-    for attr in ("dataset_dir", "dataset_file", "dataset_files"):
-        value = getattr(dataset, attr, None)
-        if isinstance(value, str) and value:
-            return value
-        if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
-            return value[0]
-    children = getattr(dataset, "children", None) or []
-    return _dataset_path(children[0], depth + 1) if children else None
-
-
-_DATASET_PARAMS = ("batch_size", "drop_remainder", "num_parallel_workers", "count", "shuffle", "num_samples",
-                   "num_shards", "shard_id", "buffer_size", "usage", "seed")
-
-
-def _dataset_graph(dataset: Any, depth: int = 0) -> dict | None:
-    """The dataset pipeline as MindSpore's serialized form: ``{'op_type': ..., <params>, 'children': [...]}``."""
-    if dataset is None or depth > 64 or not hasattr(dataset, "get_dataset_size"):
-        return None
-    name = type(dataset).__name__
-    children = getattr(dataset, "children", None) or []
-    # Sources keep their class name (``MnistDataset``); pipeline operations drop the suffix (``Batch``).
-    op_type = name[:-len("Dataset")] if children and name.endswith("Dataset") else name
-    node: dict = {"op_type": op_type}
-    for attr in _DATASET_PARAMS:
-        value = dataset.__dict__.get(attr, dataset.__dict__.get("_" + attr))
-        if isinstance(value, (bool, int, float, str)) and not callable(value):
-            node[attr] = value
-    path = None
-    for attr in ("dataset_dir", "dataset_file"):
-        value = getattr(dataset, attr, None)
-        if isinstance(value, str):
-            path = value
-    if path:
-        node["dataset_dir"] = path
-    operations = getattr(dataset, "operations", None)
-    if isinstance(operations, (list, tuple)) and operations:
-        node["operations"] = [{"tensor_op_name": type(op).__name__} for op in operations]
-    node["children"] = [g for g in (_dataset_graph(c, depth + 1) for c in children) if g is not None]
-    return node
-
-
 def _network_graph(network: Any) -> Any:
     """The TF graph of the network's compiled step (the most recent trace), or None when it has none yet."""
     import tensorflow as tf  # pylint: disable=import-outside-toplevel
@@ -873,74 +484,3 @@ def _network_graph(network: Any) -> Any:
                 return graph
     return None
 
-
-def _lineage_value(kind: str, data: dict) -> Any:
-    """The lineage ``data`` as the protobuf message ``SummaryRecord.add_value`` takes for plugin ``kind``."""
-    if kind == "train_lineage":
-        return _train_lineage_message(lineage_pb2.TrainLineage(), data)
-    if kind == "eval_lineage":
-        message = lineage_pb2.EvaluationLineage()
-        if data.get(LineageMetadata.metrics) is not None:
-            message.metric = data[LineageMetadata.metrics]
-        if data.get(LineageMetadata.valid_dataset_path) is not None:
-            message.valid_dataset.valid_dataset_path = data[LineageMetadata.valid_dataset_path]
-        if data.get(LineageMetadata.valid_dataset_size) is not None:
-            message.valid_dataset.valid_dataset_size = data[LineageMetadata.valid_dataset_size]
-        return message
-    if kind == "custom_lineage_data":
-        message = lineage_pb2.UserDefinedInfo()
-        for key, value in data.items():
-            field = "map_int32" if isinstance(value, int) else "map_double" if isinstance(value, float) else "map_str"
-            getattr(message.user_info.add(), field)[key] = value
-        return message
-    message = lineage_pb2.DatasetGraph()
-    _dataset_graph_message(dict(data), message)
-    return message
-
-
-def _train_lineage_message(message: Any, lineage: dict) -> Any:
-    get = lineage.get
-    if get(LineageMetadata.train_network) is not None:
-        message.algorithm.network = get(LineageMetadata.train_network)
-    if get(LineageMetadata.loss) is not None:
-        message.algorithm.loss = get(LineageMetadata.loss)
-    if get(LineageMetadata.train_dataset_path) is not None:
-        message.train_dataset.train_dataset_path = get(LineageMetadata.train_dataset_path)
-    if get(LineageMetadata.train_dataset_size) is not None:
-        message.train_dataset.train_dataset_size = get(LineageMetadata.train_dataset_size)
-    message.model.path = get(LineageMetadata.model_path)
-    message.model.size = get(LineageMetadata.model_size)
-    hyper = message.hyper_parameters
-    for key in (LineageMetadata.learning_rate, LineageMetadata.optimizer, LineageMetadata.loss_function,
-                LineageMetadata.parallel_mode):
-        if get(key) is not None:
-            setattr(hyper, key, get(key))
-    for key in (LineageMetadata.epoch, LineageMetadata.device_num, LineageMetadata.batch_size):
-        if get(key) is not None:
-            setattr(hyper, key, get(key))
-    return message
-
-
-def _dataset_graph_message(node: dict, message: Any) -> None:
-    """Fill a ``DatasetGraph`` from the nested dict of :func:`_dataset_graph` (MindSpore's layout)."""
-    for child in node.pop("children", []):
-        _dataset_graph_message(child, message.children.add())
-    for key, value in node.items():
-        if key == "operations" and value:
-            for operation in value:
-                op_message = message.operations.add()
-                for op_key, op_value in operation.items():
-                    _set_parameter(op_message.operationParam, op_key, op_value)
-        else:
-            _set_parameter(message.parameter, key, value)
-
-
-def _set_parameter(message: Any, key: str, value: Any) -> None:
-    if isinstance(value, str):
-        message.mapStr[key] = value
-    elif isinstance(value, bool):
-        message.mapBool[key] = value
-    elif isinstance(value, int):
-        message.mapInt[key] = value
-    elif isinstance(value, float):
-        message.mapDouble[key] = value

@@ -48,7 +48,7 @@ from tensorboard.compat.proto import event_pb2, summary_pb2
 
 from tfspore._internal import rank_dirs
 from tfspore._internal.proto import lineage_pb2
-from tfspore.ops.operations import _summary_ops
+from tfspore._internal import summary_cache as _summary_ops  # the values of ops.ScalarSummary and the others
 from tfspore.train.summary import _adapter, _graph
 from tfspore.train.summary._writer import EventFile
 from tfspore.train.summary.enums import PluginEnum
