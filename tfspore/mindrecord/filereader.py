@@ -12,6 +12,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
 from tfspore import log as logger
 from tfspore.mindrecord.common.exceptions import ParamTypeError, ParamValueError
+from tfspore.mindrecord.core import shardcrypt
 from tfspore.mindrecord.core import shardutils as su
 from tfspore.mindrecord.core.shardreader import load
 
@@ -41,7 +42,8 @@ class FileReader:
     Raises:
         ParamValueError: If `file_name` or `num_consumer` is invalid.
         ParamTypeError: If `columns` is not a list.
-        RuntimeError: If a file or its ``.db`` index is missing or corrupt.
+        RuntimeError: If a file or its ``.db`` index is missing or corrupt, or fails to decrypt
+            (see :func:`tfspore.mindrecord.set_enc_key`).
     """
 
     def __init__(self, file_name: Union[str, List[str]], num_consumer: int = 4, columns: Optional[List[str]] = None,
@@ -57,7 +59,12 @@ class FileReader:
             if not isinstance(columns, list):
                 raise ParamTypeError("columns", "list")
         self._columns: Sequence[str] = list(columns or [])
-        self._table = load(file_name, "FileReader")
+        # Encrypted files (set_enc_key) are read from plaintext copies, removed once read.
+        plain = shardcrypt.open_plain(file_name, "FileReader")
+        try:
+            self._table = load(plain.paths, "FileReader")
+        finally:
+            plain.close()
         unknown = [c for c in self._columns if c not in self._table.schema]
         if unknown:
             raise ParamValueError(f"For 'FileReader', columns {unknown} are not fields of the schema "

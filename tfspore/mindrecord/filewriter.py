@@ -21,6 +21,7 @@ from tfspore.mindrecord.common.exceptions import (MRMAddIndexError, MRMAddSchema
                                                   MRMGetMetaError, MRMInvalidHeaderSizeError, MRMOpenForAppendError,
                                                   MRMInvalidPageSizeError, MRMInvalidSchemaError, ParamTypeError,
                                                   ParamValueError)
+from tfspore.mindrecord.core import shardcrypt
 from tfspore.mindrecord.core import shardformat as fmt
 from tfspore.mindrecord.core import shardindex
 from tfspore.mindrecord.core import shardutils as su
@@ -28,6 +29,12 @@ from tfspore.mindrecord.core.shardreader import read_header, read_pages
 from tfspore.mindrecord.core.shardwriter import ShardWriter
 
 __all__ = ["FileWriter"]
+
+
+def _read_bytes(path: str) -> bytes:
+    """The bytes of the file `path`."""
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def _shard_paths(file_name: str, shard_num: int) -> List[str]:
@@ -76,6 +83,7 @@ class FileWriter:
 
     Raises:
         ParamValueError: If `file_name`, `shard_num` or `overwrite` is invalid.
+        RuntimeError: If `shard_num` > 1 while a key is set (:func:`tfspore.mindrecord.set_enc_key`).
 
     Example:
         >>> from tfspore.mindrecord import FileWriter
@@ -96,6 +104,9 @@ class FileWriter:
                                   f"{su.MIN_SHARD_COUNT} and {su.MAX_SHARD_COUNT}.")
         if not isinstance(overwrite, bool):
             raise ParamValueError(f"Parameter overwrite's type is not bool, but got {overwrite!r}.")
+        if shard_num > 1 and shardcrypt.get_enc_key() is not None:
+            raise RuntimeError(f"When encode mode is enabled, the automatic sharding function is unavailable, but "
+                               f"got shard_num={shard_num} for {file_name!r}.")
         self._file_name = file_name
         self._shard_num = shard_num
         self._paths = _shard_paths(file_name, shard_num)
@@ -110,6 +121,9 @@ class FileWriter:
         self._flushed = False
         self._parallel_writer: Optional[bool] = None
         self._next_shard = 0
+        # open_for_append of encrypted files: the decrypted index of each shard, put back before
+        # commit updates it in place
+        self._plain_indexes: Dict[str, bytes] = {}
         # The scalar record of a sample when the schema has no scalar field: FileWriter stores
         # {"id": 0}; MindSpore's Dataset.save stores nil (tfspore's sets None here).
         self.raw_placeholder: Optional[Dict[str, Any]] = {"id": 0}
@@ -124,11 +138,22 @@ class FileWriter:
             MRMOpenForAppendError: If a file or its index is missing or corrupt.
         """
         su.check_filename(file_name)
+        # Encrypted files (set_enc_key) are read from plaintext copies; commit encrypts them again.
+        plain = shardcrypt.open_plain(file_name, "FileWriter.open_for_append")
         try:
-            header = read_header(file_name)
+            return cls._reopen(file_name, plain.paths)
+        finally:
+            plain.close()
+
+    @classmethod
+    def _reopen(cls, file_name: str, source: str) -> "FileWriter":
+        """A writer for the shards of `file_name`, read from `source` (the file or its plaintext copy)."""
+        try:
+            header = read_header(source)
         except (OSError, RuntimeError) as err:
             raise MRMOpenForAppendError(f"Failed to open {file_name!r} for appending: {err}") from err
         folder = os.path.dirname(file_name)
+        source_folder = os.path.dirname(source)
         paths = [os.path.join(folder, name) for name in header["shard_addresses"]]
         writer = cls(file_name, shard_num=1, overwrite=True)
         writer._paths = paths
@@ -142,13 +167,17 @@ class FileWriter:
         writer._compression = int(header.get("compression_size") or 0)
         shards = []
         for k, path in enumerate(paths):
+            src = os.path.join(source_folder, os.path.basename(path))
             try:
-                head = header if path == file_name else read_header(path)
-                shards.append(ShardWriter.reopen(path, k, head, read_pages(path, head),
-                                                 shardindex.read_index_rows(path + ".db")))
+                head = header if src == source else read_header(src)
+                shards.append(ShardWriter.reopen(path, k, head, read_pages(src, head),
+                                                 shardindex.read_index_rows(src + ".db")))
             except (OSError, RuntimeError) as err:
                 raise MRMOpenForAppendError(f"Failed to open {path!r} for appending: {err}") from err
         writer._shards = shards
+        if source != file_name:
+            writer._plain_indexes = {path: _read_bytes(os.path.join(source_folder, os.path.basename(path)) + ".db")
+                                     for path in paths}
         return writer
 
     # ---- schema -----------------------------------------------------------------------------
@@ -370,7 +399,8 @@ class FileWriter:
         return sorted((k for k in self._schema if k not in blob), key=lambda s: s.encode("utf-8"))
 
     def commit(self) -> None:
-        """Write the files and their ``.db`` indexes.
+        """Write the files and their ``.db`` indexes (encrypted when a key is set with
+        :func:`tfspore.mindrecord.set_enc_key`).
 
         Raises:
             MRMGetMetaError: If no schema was added.
@@ -383,6 +413,10 @@ class FileWriter:
         # MindSpore sums the bytes saved over all rows (negative where compression grew a row)
         # and records a negative total as 0.
         total = max(0, self._compression + sum(shard.compression for shard in self._shards))
+        for path, data in self._plain_indexes.items():
+            with open(path + ".db", "wb") as f:
+                f.write(data)
+        self._plain_indexes = {}
         for shard in self._shards:
             if self._parallel_writer:
                 # MindSpore's parallel writer makes each shard a standalone file.
@@ -393,3 +427,5 @@ class FileWriter:
                 shard.commit(self._header_size, dict(header, compression_size=total,
                                                      shard_addresses=[os.path.basename(p) for p in self._paths]),
                              index, self._schema)
+        # With set_enc_key, every shard and index is encrypted as MindSpore encrypts them.
+        shardcrypt.encrypt_files([shard.path for shard in self._shards])

@@ -14,6 +14,7 @@ import sqlite3
 from typing import Any, Dict, List, Optional, Union
 
 from tfspore.mindrecord.common.exceptions import MRMDefineCategoryError, ParamTypeError, ParamValueError
+from tfspore.mindrecord.core import shardcrypt
 from tfspore.mindrecord.core import shardutils as su
 from tfspore.mindrecord.core.shardreader import load
 from tfspore.mindrecord.filereader import check_num_consumer
@@ -30,7 +31,8 @@ class MindPage:
 
     Raises:
         ParamValueError: If `file_name` or `num_consumer` is invalid.
-        RuntimeError: If a file or its index is missing or corrupt.
+        RuntimeError: If a file or its index is missing or corrupt, or fails to decrypt (see
+            :func:`tfspore.mindrecord.set_enc_key`).
     """
 
     def __init__(self, file_name: Union[str, List[str]], num_consumer: int = 4) -> None:
@@ -39,7 +41,13 @@ class MindPage:
         if num_consumer == 4:
             num_consumer = min(4, su.max_consumer_count())
         check_num_consumer(num_consumer)
-        self._table = load(file_name, "MindPage")
+        # Encrypted files (set_enc_key) are read from plaintext copies, kept while the pages are read.
+        self._plain = shardcrypt.open_plain(file_name, "MindPage")
+        try:
+            self._table = load(self._plain.paths, "MindPage")
+        except BaseException:
+            self._plain.close()
+            raise
         self._candidate_fields = [f["index_field"] for f in self._table.header["index_fields"]]
         self._category_field: Optional[str] = None
         self._groups: List[Dict[str, Any]] = []

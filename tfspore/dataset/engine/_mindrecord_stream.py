@@ -53,6 +53,12 @@ class BlobChunkReader:
         self.columns = list(columns)
         self._maps: Dict[int, np.ndarray] = {}
 
+    def map_files(self) -> None:
+        """Memory-map every file now: a file removed afterwards (a decrypted copy) stays readable."""
+        for k, path in enumerate(self.files):
+            if k not in self._maps:
+                self._maps[k] = np.memmap(path, np.uint8, "r")
+
     def out_dtypes(self) -> List[np.dtype]:
         """numpy dtypes of :meth:`read`'s outputs (values, splits per column)."""
         out = []

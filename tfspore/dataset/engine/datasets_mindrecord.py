@@ -26,7 +26,7 @@ from tfspore.dataset.engine._mindrecord_stream import BlobChunkReader
 from tfspore.dataset.engine import samplers as _samplers
 from tfspore.dataset.engine._build_context import _context
 from tfspore.dataset.engine._sources import MappableSource
-from tfspore.mindrecord.core import shardformat
+from tfspore.mindrecord.core import shardcrypt, shardformat
 from tfspore.mindrecord.core.shardreader import load, read_header, resolve_files
 
 __all__ = ["MindDataset"]
@@ -105,6 +105,9 @@ class MindDataset(MappableSource):
         files = [os.fspath(f) for f in dataset_files] if isinstance(dataset_files, (list, tuple)) \
             else os.fspath(dataset_files)
         self.dataset_files = files
+        # Encrypted files (mindrecord.set_enc_key) are read from plaintext copies (shardcrypt).
+        plain = shardcrypt.open_plain(files, api)
+        files = plain.paths
         names = v.check_unique_names(columns_list, "columns_list", api) if columns_list is not None else None
         header_files = files if isinstance(files, list) else resolve_files(files, api)
         meta = read_header(header_files[0])["schema"][0]
@@ -123,6 +126,9 @@ class MindDataset(MappableSource):
         schema = table.schema
         self._stream = BlobChunkReader(table.files, table.blob_positions, schema, table.blob_fields,
                                        [c for c in names if c in blob_fields]) if stream else None
+        if self._stream is not None and plain.paths != self.dataset_files:
+            self._stream.map_files()  # the decrypted copies stay readable through their maps
+        plain.close()
         self.column_names = list(names)
         self._schema = schema
         self._file_of_row = table.file_of_row

@@ -2,7 +2,8 @@
 
 Column types map as MindSpore maps them (bool, int8, uint8, int16, uint16 -> int32;
 uint32, uint64 -> int64; float16 -> float32; str -> string; bytes -> bytes); a scalar column
-is a scalar field, an array column an array field whose first dimension is -1.
+is a scalar field, an array column an array field whose first dimension is -1. With
+``mindrecord.set_enc_key`` the file is encrypted (one file only, as in MindSpore).
 
 Example:
     >>> import numpy as np
@@ -18,6 +19,7 @@ from typing import Any, Dict, List
 import numpy as np
 
 from tfspore.mindrecord import FileWriter
+from tfspore.mindrecord.core import shardcrypt
 
 __all__ = ["save_to_mindrecord"]
 
@@ -67,6 +69,9 @@ def save_to_mindrecord(dataset: Any, file_name: str, num_files: int = 1, file_ty
         raise ValueError(f"For '{api}', num_files should be between [1, 1000], but got {num_files!r}.")
     if not isinstance(file_name, (str, os.PathLike)):
         raise TypeError(f"For '{api}', the argument 'file_name' must be a str, but got {file_name!r}.")
+    if num_files > 1 and shardcrypt.get_enc_key() is not None:
+        raise RuntimeError(f"For '{api}', when encode mode is enabled, the automatic sharding function is "
+                           f"unavailable, but got num_files={num_files}.")
     names = dataset.get_col_names()
     writer = FileWriter(os.fspath(file_name), shard_num=num_files)
     writer.raw_placeholder = None  # MindSpore's save stores nil when no column is a scalar
