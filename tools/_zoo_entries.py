@@ -9,6 +9,7 @@ import numpy as np
 
 from tools._zoo_data import (Raw, words, write_cifar10_bin, write_image_folder, write_mindrecord, write_mnist,
                              write_text_lines, write_tfrecord)
+from tools._zoo_export_check import ExportCheck
 
 __all__ = ["Entry", "ENTRIES"]
 
@@ -34,6 +35,8 @@ class Entry:
         after: Name of the entry whose checkpoint this one reads; it runs first.
         area: What the script is (cv, nlp, audio, recommendation).
         timeout: Time limit of this entry in seconds, when it needs more than ``--timeout``.
+        check: For an ``export.py`` entry: how real MindSpore's check of the written MindIR
+            runs (tools/_zoo_export_check.py).
     """
 
     name: str
@@ -45,6 +48,7 @@ class Entry:
     after: Optional[str] = None
     area: str = "cv"
     timeout: Optional[float] = None
+    check: Optional[ExportCheck] = None
 
 
 def _mnist(root: str) -> None:
@@ -264,3 +268,83 @@ ENTRIES: list[Entry] = [
                eval_file_name="{work}/auc.log", loss_file_name="{work}/loss.log", save_checkpoint_steps=1),
           area="recommendation"),
 ]
+
+
+# --------------------------------------------------------------------------------------------
+# export.py: each folder's export script on its training entry's checkpoint, then real
+# MindSpore's check of the MindIR it wrote (tools/_zoo_export_check.py).
+# --------------------------------------------------------------------------------------------
+
+def _export(train: str, overrides: dict, name: str = "", data: Optional[Callable[[str], None]] = None,
+            check: ExportCheck = ExportCheck(), timeout: Optional[float] = None) -> Entry:
+    """The export entry of training entry ``train``: its folder's export.py, its config with its
+    overrides and ``overrides`` on top (the checkpoint, a small batch, the output file)."""
+    base = next(e for e in ENTRIES if e.name == train)
+    return Entry(name or train.replace("-train", "") + "-export",
+                 os.path.join(os.path.dirname(base.script), "export.py"), ["--config_path", "{config}"], data,
+                 base.config, dict(base.overrides, file_format="MINDIR", **overrides), after=train, area=base.area,
+                 timeout=timeout, check=check)
+
+
+# SqueezeNet's export.py builds 1000 classes for ImageNet whatever the config says (10 for
+# CIFAR-10): its export reads a checkpoint trained with class_num 1000 (the images' labels 0 and
+# 1 are valid classes of it).
+_SQUEEZENET_1000 = dataclasses.replace(
+    next(e for e in ENTRIES if e.name == "squeezenet-imagenet-train"), name="squeezenet-imagenet1000-train")
+_SQUEEZENET_1000.overrides = dict(_SQUEEZENET_1000.overrides, class_num=1000)
+
+# The Transformer's inference graph is a beam search unrolled over max_decode_length steps.
+_TRANSFORMER_EXPORT = {"model_file": "{ckpt}", "batch_size_ev": 2, "file_name": "{work}/transformer",
+                       "max_decode_length": 4, "beam_width": 2}
+
+_BERT_EXPORT = {"description": "run_classifier", "export_ckpt_file": "{ckpt}", "export_batch_size": 2,
+                "export_file_name": "{work}/bert_classifier"}
+
+# DenseNet's export.py exports in float16 (add_flags_recursive(fp16=True)). The briefly trained
+# network's activations overflow float16 for inputs of magnitude 0.5 and more, in real MindSpore's
+# own network and MindIR as well (inf / NaN outputs): the fixed input is drawn from [-0.1, 0.1),
+# where MindSpore's own export is finite, and the tolerance is float16's.
+# Through 121 float16 layers, one float16 ulp of the input moves MindSpore's own outputs by about
+# 3e-3 of their scale: a difference within that spread is accepted.
+_DENSENET_CHECK = ExportCheck(rtol=1e-3, float_range=(-0.1, 0.1), ulp_dtype="float16", spread_ok=True,
+                              note="float16 network; inputs of magnitude 0.5 overflow float16 in MindSpore's "
+                                   "own export of the same weights")
+
+# The briefly trained MobileNetV2's outputs are ill-conditioned: on some inputs (export.py's own,
+# an unseeded uniform draw) one float32 ulp of the input moves MindSpore's own outputs by 1e-4
+# of their scale and more, so a difference within that spread is accepted.
+_MOBILENETV2_CHECK = ExportCheck(spread_ok=True, note="outputs move by up to 3e-4 of their scale under "
+                                                      "one-ulp input changes in MindSpore itself")
+
+# run_classifier's config sets BERT's compute_type to float16 whatever the yaml says.
+_BERT_CHECK = ExportCheck(rtol=1e-3, note="float16 network (compute_type forced by the script's config code)")
+
+ENTRIES.append(_SQUEEZENET_1000)
+ENTRIES.extend([
+    _export("lenet-train", {"ckpt_file": "{ckpt}", "batch_size": 2, "file_name": "{work}/lenet"}),
+    _export("resnet18-cifar10-train", {"checkpoint_file_path": "{ckpt}", "batch_size": 2, "width": 32,
+                                       "height": 32, "file_name": "{work}/resnet18"}),
+    _export("resnet50-cifar10-train", {"checkpoint_file_path": "{ckpt}", "batch_size": 2, "width": 32,
+                                       "height": 32, "file_name": "{work}/resnet50"}),
+    _export("mobilenetv2-train", {"ckpt_file": "{ckpt}", "batch_size_export": 2, "file_name": "{work}/mobilenetv2"},
+            check=_MOBILENETV2_CHECK),
+    _export("mobilenetv1-imagenet-train", {"ckpt_file": "{ckpt}", "batch_size": 2,
+                                           "file_name": "{work}/mobilenetv1"}),
+    _export("vgg16-imagenet-train", {"ckpt_file": "{ckpt}", "batch_size": 2, "file_name": "vgg16",
+                                     "output_path": "{work}"}),
+    _export("googlenet-imagenet-train", {"ckpt_file": "{ckpt}", "batch_size": 2, "file_name": "googlenet",
+                                         "output_path": "{work}"}),
+    _export("squeezenet-imagenet1000-train", {"checkpoint_file_path": "{ckpt}", "batch_size": 2,
+                                              "file_name": "squeezenet", "output_path": "{work}"},
+            name="squeezenet-imagenet-export"),
+    _export("densenet121-imagenet-train", {"ckpt_files": "{ckpt}", "batch_size": 2, "file_name": "densenet121",
+                                           "output_path": "{work}"}, check=_DENSENET_CHECK),
+    _export("inceptionv3-imagenet-train", {"ckpt_file": "{ckpt}", "file_name": "{work}/inceptionv3"}),
+    _export("textcnn-mr-train", {"checkpoint_file_path": "{ckpt}", "batch_size": 2, "file_name": "textcnn",
+                                 "output_path": "{work}"}, data=_movie_review),
+    _export("bert-classifier", dict(_BERT_EXPORT), name="bert-classifier-export", check=_BERT_CHECK),
+    _export("transformer-train", dict(_TRANSFORMER_EXPORT)),
+    _export("dscnn-train", {"export_ckpt_path": "{ckpt}", "per_batch_size": 2, "file_name": "dscnn",
+                            "output_path": "{work}"}),
+    _export("deepfm-train", {"ckpt_file": "{ckpt}", "batch_size": 2, "file_name": "{work}/deepfm"}),
+])

@@ -14,6 +14,14 @@ and a total, and writes the results as JSON with ``--json`` and as a markdown ta
     .venv/bin/python tools/zoo_check.py --zoo /path/to/models --json zoo_check.json
     .venv/bin/python tools/zoo_check.py --zoo /path/to/models --only lenet-train lenet-eval
 
+An export entry runs a folder's ``export.py`` on its training entry's checkpoint; then real
+MindSpore loads each ``.mindir`` it wrote and runs it on the script's input and on a fixed one,
+against the tfspore network's outputs (tools/_zoo_export_check.py). ``--ms-reference`` also
+runs the export under real MindSpore, for MindSpore's own file on the same weights;
+``--reuse-trained`` (with ``--workdir``) keeps the training runs of an earlier call::
+
+    .venv/bin/python tools/zoo_check.py --zoo /path/to/models --workdir w --reuse-trained --only lenet-export
+
 The zoo's scripts need their own requirements (PyYAML for their configs, and pandas and
 easydict for some) in the Python that runs them.
 """
@@ -46,6 +54,8 @@ if _ROOT not in sys.path:  # the tool runs as a plain script too
 from tools._zoo_data import (Raw, override_yaml, write_cifar10_bin, write_image_folder,  # noqa: E402
                              write_mindrecord, write_mnist, write_text_lines, write_tfrecord)
 from tools._zoo_entries import ENTRIES, Entry  # noqa: E402
+from tools._zoo_export_check import (check_passed, describe, export_table, record_command,  # noqa: E402
+                                     record_prefix, run_check)
 
 
 # --------------------------------------------------------------------------------------------
@@ -66,6 +76,8 @@ class Result:
         returncode: The exit status (``None`` when it did not run or timed out).
         command: The command line that ran.
         workdir: The working folder (its ``run.log`` holds the output).
+        checks: For an export entry that ran to the end, real MindSpore's check of each MindIR
+            it wrote (tools/_zoo_export_check.py); ``None`` for other entries.
     """
 
     name: str
@@ -77,6 +89,12 @@ class Result:
     returncode: Optional[int] = None
     command: list = dataclasses.field(default_factory=list)
     workdir: str = ""
+    checks: Optional[list] = None
+
+    @property
+    def passed(self) -> bool:
+        """Ran to the end, and an export entry's MindIR files match in MindSpore."""
+        return self.status == "ok" and (self.checks is None or check_passed(self.checks))
 
 
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
@@ -154,8 +172,13 @@ def _newest_ckpt(folder: str) -> Optional[str]:
 
 
 def run_entry(entry: Entry, zoo: str, workdir: str, timeout: float, python: str,
-              ckpt_from: Optional[str] = None) -> Result:
+              ckpt_from: Optional[str] = None, reference_dir: Optional[str] = None,
+              under_tfspore: bool = True) -> Result:
     """Writes the entry's data and config into ``workdir`` and runs its script there.
+
+    An export entry (``entry.check`` set) runs its script through the recorder of
+    tools/_zoo_export_check.py and, when it ran to the end, real MindSpore's check of the
+    MindIR files it wrote follows (``Result.checks``).
 
     Args:
         entry: What to run.
@@ -164,12 +187,16 @@ def run_entry(entry: Entry, zoo: str, workdir: str, timeout: float, python: str,
         timeout: Time limit of the run in seconds.
         python: The Python that runs ``-m tfspore run``.
         ckpt_from: Working folder of the ``after`` entry, searched for its newest checkpoint.
+        reference_dir: For an export entry, the working folder of the same entry run under
+            real MindSpore (its records are compared too).
+        under_tfspore: False runs an export entry under real MindSpore (a reference run), with no check.
 
     Returns:
         The run's :class:`Result`; the output is in ``workdir/run.log``.
     """
     script = os.path.join(zoo, entry.script)
-    result = Result(entry.name, entry.script, "not run", workdir=workdir)
+    result = Result(entry.name, entry.script, "not run", workdir=workdir,
+                    checks=[] if entry.check is not None and under_tfspore else None)
     data_dir = os.path.join(workdir, "data")
     subst = {"data": data_dir, "work": workdir}
     if entry.after is not None:
@@ -190,8 +217,11 @@ def run_entry(entry: Entry, zoo: str, workdir: str, timeout: float, python: str,
             f.write(override_yaml(text, overrides))
     args = [str(_fill(a, subst)) for a in entry.args]
     command = [python, "-m", "tfspore", "run", script, *args]
-    result.command = command
     env = dict(os.environ)
+    if entry.check is not None:
+        command = record_command(python, script, args, under_tfspore)
+        env["ZOO_EXPORT_CHECK"] = entry.check.settings(record_prefix(workdir))
+    result.command = command
     env["PYTHONPATH"] = _ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.setdefault("CUDA_VISIBLE_DEVICES", "")
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -211,6 +241,8 @@ def run_entry(entry: Entry, zoo: str, workdir: str, timeout: float, python: str,
         log_text = f.read()
     if result.returncode == 0:
         result.status = "ok"
+        if entry.check is not None and under_tfspore:
+            result.checks = run_check(workdir, entry.check, python, timeout, reference_dir)
         return result
     result.where, result.error = parse_failure(log_text, zoo)
     if result.returncode is None:
@@ -229,6 +261,10 @@ def format_line(result: Result, width: int = 28) -> str:
     """One table line: the name, then ``ran to the end`` or where and why it failed."""
     if result.status == "ok":
         what = f"ran to the end ({result.seconds:.0f} s)"
+        if result.checks is not None:
+            what += "; " + describe(result.checks)
+    elif result.status == "reused":
+        what = f"reused: {result.error}"
     elif result.status == "not run":
         what = f"not run: {result.error}"
     else:
@@ -238,18 +274,28 @@ def format_line(result: Result, width: int = 28) -> str:
 
 
 def format_total(results: Sequence[Result]) -> str:
-    """The total line: how many scripts ran to the end."""
-    ok = sum(r.status == "ok" for r in results)
-    return f"total: {ok} of {len(results)} scripts ran to the end"
+    """The total line: how many scripts ran to the end (and how many exports real MindSpore
+    runs to tfspore's outputs, when export entries ran)."""
+    ok = sum(r.status in ("ok", "reused") for r in results)
+    line = f"total: {ok} of {len(results)} scripts ran to the end"
+    exports = [r for r in results if r.checks is not None]
+    if exports:
+        line += f"; {sum(r.passed for r in exports)} of {len(exports)} exports match in MindSpore"
+    return line
 
 
 def format_markdown(results: Sequence[Result], areas: dict) -> str:
-    """The results as a markdown table (entry, script, area, result) followed by the total."""
+    """The results as a markdown table (entry, script, area, result) followed by the total, and
+    the export entries' table (tools/_zoo_export_check.py) when some ran."""
     rows = ["| entry | script | area | result |", "|---|---|---|---|"]
     for r in results:
         line = format_line(r, 0)[len(r.name):].strip().replace("|", "\\|")
         rows.append(f"| {r.name} | `{r.script}` | {areas.get(r.name, '')} | {line} |")
-    return "\n".join(rows) + "\n\n" + format_total(results) + "\n"
+    text = "\n".join(rows) + "\n\n" + format_total(results) + "\n"
+    exports = [r for r in results if r.checks is not None]
+    if exports:
+        text += "\n" + export_table([(r.name, r.script, r.status, r.seconds, r.checks) for r in exports])
+    return text
 
 
 def _zoo_commit(zoo: str) -> str:
@@ -277,7 +323,8 @@ def _select(entries: Sequence[Entry], only: Sequence[str]) -> list[Entry]:
 
 
 def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Entry]] = None) -> int:
-    """Command line entry point; returns 0 when every selected script ran to the end, else 1."""
+    """Command line entry point; returns 0 when every selected script ran to the end (and every
+    export entry's MindIR matches in MindSpore), else 1."""
     parser = argparse.ArgumentParser(prog="zoo_check.py", description=__doc__.splitlines()[0])
     parser.add_argument("--zoo", required=True, help="folder of the model zoo (mindspore-ai/models)")
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
@@ -291,6 +338,12 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Entry]
     parser.add_argument("--markdown", default=None, metavar="OUT", help="write the results as a markdown table")
     parser.add_argument("--python", default=sys.executable, help="Python that runs the scripts")
     parser.add_argument("--list", action="store_true", help="list the entries and exit")
+    parser.add_argument("--reuse-trained", action="store_true",
+                        help="with --workdir: a training entry that runs only because a selected entry needs "
+                        "its checkpoint is not run again when its working folder there holds one")
+    parser.add_argument("--ms-reference", action="store_true",
+                        help="also run each export entry under real MindSpore (no tfspore) on the same "
+                        "checkpoint, and report MindSpore's own MindIR against its own network")
     args = parser.parse_args(argv)
     entries = list(ENTRIES if entries is None else entries)
     if args.list:
@@ -312,13 +365,27 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Entry]
     try:
         for entry in selected:
             workdir = os.path.join(base, entry.name)
+            workdirs[entry.name] = workdir
+            kept = _newest_ckpt(workdir) if args.reuse_trained and os.path.isdir(workdir) else None
+            if kept is not None and args.only and entry.name not in args.only:
+                result = Result(entry.name, entry.script, "reused", error=f"its checkpoint {kept}", workdir=workdir)
+                results.append(result)
+                print(format_line(result, width), flush=True)
+                continue
             if os.path.exists(workdir):
                 shutil.rmtree(workdir)
             os.makedirs(workdir)
-            workdirs[entry.name] = workdir
             timeout = max(args.timeout, entry.timeout) if entry.timeout else args.timeout
-            result = run_entry(entry, zoo, workdir, timeout, args.python,
-                               ckpt_from=workdirs.get(entry.after) if entry.after else None)
+            ckpt_from = workdirs.get(entry.after) if entry.after else None
+            reference = None
+            if args.ms_reference and entry.check is not None:
+                reference = os.path.join(workdir, "ms-reference")
+                os.makedirs(reference)
+                ref = run_entry(entry, zoo, reference, timeout, args.python, ckpt_from=ckpt_from, under_tfspore=False)
+                print(f"{entry.name:<{width}} under MindSpore: {format_line(ref, 0)[len(entry.name):].strip()}",
+                      flush=True)
+            result = run_entry(entry, zoo, workdir, timeout, args.python, ckpt_from=ckpt_from,
+                               reference_dir=reference)
             results.append(result)
             print(format_line(result, width), flush=True)
         print(format_total(results), flush=True)
@@ -344,7 +411,7 @@ def main(argv: Optional[Sequence[str]] = None, entries: Optional[Sequence[Entry]
     finally:
         if not args.workdir:
             shutil.rmtree(base, ignore_errors=True)
-    return 0 if results and all(r.status == "ok" for r in results) else 1
+    return 0 if results and all(r.passed or r.status == "reused" for r in results) else 1
 
 
 if __name__ == "__main__":

@@ -80,7 +80,8 @@ def test_mindir_parameters_are_the_networks(tmp_path):
 class _OpCatalog(ts.nn.Cell):
     """One network over the covered op set (besides the four zoo networks'): grouped, dilated and padded
     convolutions, average pooling, layer norm, embeddings, batched matmul, softmax / log-softmax,
-    concat / split / stack / slicing, reductions, select, tile, argmax, casts and element-wise math."""
+    concat / split / stack / slicing, reductions, select, tile, argmax, top-k, gather_nd, casts and element-wise
+    math."""
 
     def __init__(self):
         super().__init__()
@@ -97,6 +98,8 @@ class _OpCatalog(ts.nn.Cell):
         self.emb = nn.Embedding(10, 8)
         self.bmm = ops.BatchMatMul(transpose_b=True)
         self.drop = nn.Dropout(p=0.5)
+        self.top_k = ops.TopK(sorted=True)
+        self.gather_nd = ops.GatherNd()
 
     def construct(self, x, ids):
         ops = ts.ops
@@ -115,8 +118,11 @@ class _OpCatalog(ts.nn.Cell):
         m = st.mean(axis=(2, 3), keep_dims=True) + st.sum(axis=3).max() - ops.amin(st, 1).mean()
         chosen = ops.select(h > 0, h, ops.zeros_like(h))
         arg = ops.argmax(h, 1).astype(ts.float32) + ids.astype(ts.float32).sum()
+        top, top_at = self.top_k(h, 3)
+        picked = self.gather_nd(h, ops.stack((ids[:, 0], ids[:, 1] % 8), 1))
         return (pooled, dilated, h, s, ops.log_softmax(s, -1), m, chosen, arg, c[:, 1:9:2, -3:],
-                ops.expand_dims(h, 1).squeeze(1), ops.tile(h, (2, 1)), ops.flatten(pooled), ops.cumsum(h, 1))
+                ops.expand_dims(h, 1).squeeze(1), ops.tile(h, (2, 1)), ops.flatten(pooled), ops.cumsum(h, 1),
+                top, top_at, picked)
 
 
 def test_real_mindspore_runs_the_op_catalog(tmp_path):

@@ -263,6 +263,26 @@ def test_main_only_adds_the_training_run_and_rejects_unknown_names(tmp_path, cap
         zoo_check.main(["--zoo", str(zoo), "--only", "nope"], entries=entries)
 
 
+def test_reuse_trained_keeps_the_training_run_of_an_earlier_call(tmp_path, capsys):
+    zoo, entries = _fake_zoo(tmp_path)
+    python = _fake_python(tmp_path, 'case "$4" in *train.py) echo x > a.ckpt;; esac\n'
+                                    'case "$4" in *eval.py) echo "$5";; esac\n')
+    work = tmp_path / "w"
+    args = ["--zoo", str(zoo), "--only", "tiny-eval", "--python", python, "--workdir", str(work)]
+    assert zoo_check.main(args, entries=entries) == 0
+    capsys.readouterr()
+    assert zoo_check.main(args + ["--reuse-trained"], entries=entries) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{'tiny-train':<28} reused: its checkpoint {work / 'tiny-train' / 'a.ckpt'}"
+    assert lines[1].startswith("tiny-eval ") and lines[-1] == "total: 2 of 2 scripts ran to the end"
+    assert (work / "tiny-eval" / "run.log").read_text().strip() == str(work / "tiny-train" / "a.ckpt")
+    # an entry named in --only runs again
+    assert zoo_check.main(["--zoo", str(zoo), "--only", "tiny-train", "tiny-eval", "--python", python,
+                           "--workdir", str(work), "--reuse-trained"], entries=entries) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("tiny-train ") and "ran to the end (" in first
+
+
 def test_timeout_is_reported(tmp_path, capsys):
     zoo = tmp_path / "zoo"
     (zoo / "s").mkdir(parents=True)

@@ -59,6 +59,23 @@ def _gather(lw: Lowering, op: tf.Operation) -> list:
     return [lw.emit("Gather", [lw.input(op, 0), lw.input(op, 1), axis, batch_dims], op)]
 
 
+@rule("GatherNd")
+def _gather_nd(lw: Lowering, op: tf.Operation) -> list:
+    return [lw.emit("GatherNd", [lw.input(op, 0), lw.input(op, 1)], op)]
+
+
+@rule("TopKV2")
+def _top_k(lw: Lowering, op: tf.Operation) -> list:
+    """MindSpore's ``TopK`` (a classic primitive: ``sorted`` is an attribute, ``k`` an operand);
+    its indices are int32, cast to TensorFlow's index type when that differs."""
+    k = int(lw.need_static(op, 1, "k"))
+    sort = bool(tf_attr(op, "sorted", True))
+    values, indices = lw.graph.emit_multi(
+        "TopK", [lw.input(op, 0), k], [(lw.out_shape(op, 0), lw.out_dtype(op, 0)), (lw.out_shape(op, 1), np.int32)],
+        {"sorted": sort})
+    return [values, lw.graph.cast(indices, lw.out_dtype(op, 1))]
+
+
 # ---------------------------------------------------------------------------- convolution
 def _pads(op: tf.Operation, fmt: str) -> tuple[str, tuple]:
     padding = tf_attr(op, "padding").decode()

@@ -49,7 +49,7 @@ _TYPE_IDS = {
 
 #: Operators written as ``PRIMITIVE`` (arguments as attributes); every other one is a ``PRIMITIVE_FUNCTION``.
 CLASSIC_PRIMITIVES = frozenset({"Conv2D", "MaxPool", "PadV3", "Depend", "MakeTuple", "TupleGetItem", "Softplus",
-                                "DivNoNan", "Stack"})
+                                "DivNoNan", "Stack", "TopK"})
 
 _COUNTER = itertools.count(1)
 
