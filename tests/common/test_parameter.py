@@ -19,15 +19,15 @@ def _p(shape=(2, 3), name="w", dtype=np.float32, **kw):
 
 def test_wraps_a_tf_variable_seen_by_gradient_tape():
     p = _p()
-    assert isinstance(p._var, tf.Variable) and p.variable is p._var and p._var.trainable
+    assert isinstance(p.variable, tf.Variable) and p.variable.trainable
     assert isinstance(p, Tensor)
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum(p * 3.0)
-    grad = tape.gradient(loss, p._var)
+    grad = tape.gradient(loss, p.variable)
     assert grad.numpy().tolist() == [[3.0] * 3] * 2
-    assert tape.watched_variables() == (p._var,)
-    assert not Parameter(Tensor([1, 2]), name="i")._var.trainable
-    assert not _p(name="f", requires_grad=False)._var.trainable
+    assert tape.watched_variables() == (p.variable,)
+    assert not Parameter(Tensor([1, 2]), name="i").variable.trainable
+    assert not _p(name="f", requires_grad=False).variable.trainable
 
 
 @pytest.mark.parametrize("data,dtype,shape", [
@@ -107,11 +107,11 @@ def test_values():
 
 def test_set_data_same_shape_and_cast():
     p = _p()
-    var = p._var
-    assert p.set_data(Tensor(np.zeros((2, 3), np.float32))) is p and p._var is var
+    var = p.variable
+    assert p.set_data(Tensor(np.zeros((2, 3), np.float32))) is p and p.variable is var
     assert p.asnumpy().sum() == 0
     p.set_data(Tensor(np.full((2, 3), 2.0)))  # Float64 data is cast
-    assert p.dtype == mstype.float32 and p.asnumpy()[0, 0] == 2.0 and p._var is var
+    assert p.dtype == mstype.float32 and p.asnumpy()[0, 0] == 2.0 and p.variable is var
     h = Parameter(Tensor(np.ones(2, np.float16)), name="h")
     assert h.set_data(Tensor(np.ones(2, np.float32))).dtype == mstype.float16
     assert _p(name="f").set_data(Tensor(np.ones((2, 3), np.int32))).dtype == mstype.float32
@@ -136,9 +136,9 @@ def test_set_data_numbers_and_errors():
 
 def test_set_data_shape_change_recreates_the_variable():
     p = _p()
-    old = p._var
+    old = p.variable
     p.set_data(Tensor(np.zeros((3, 3), np.float32)))
-    assert p.shape == (3, 3) and p._var is not old and p._var.trainable
+    assert p.shape == (3, 3) and p.variable is not old and p.variable.trainable
 
     @tf.function
     def inside():
@@ -151,27 +151,27 @@ def test_set_data_shape_change_recreates_the_variable():
 def test_set_dtype():
     p = _p()
     assert p.set_dtype(mstype.float16) == mstype.float16 and p.dtype == mstype.float16
-    assert p.set_dtype(mstype.int32) == mstype.int32 and not p._var.trainable
+    assert p.set_dtype(mstype.int32) == mstype.int32 and not p.variable.trainable
 
 
 def test_clone_and_copy():
     p = _p(requires_grad=False)
     c = p.clone()
-    assert c is not p and c.name == "w" and c.requires_grad is False and c._var is not p._var
+    assert c is not p and c.name == "w" and c.requires_grad is False and c.variable is not p.variable
     assert c.asnumpy().tolist() == p.asnumpy().tolist()
     z = p.clone(init="zeros")
     assert z.asnumpy().sum() == 0 and z.shape == (2, 3) and z.dtype == mstype.float32
     assert p.clone(init=One()).asnumpy().sum() == 6 and p.clone(init=2.0).asnumpy()[0, 0] == 2.0
     assert p.clone(init="normal").shape == (2, 3)
     cp = p.copy()
-    assert type(cp) is Parameter and cp.name == "w" and cp._var is not p._var
+    assert type(cp) is Parameter and cp.name == "w" and cp.variable is not p.variable
 
 
 def test_pickle_and_deepcopy():
     p = _p(name="b", requires_grad=False)
     for c in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p), copy.copy(p)):
         assert type(c) is Parameter and c.name == "b" and c.requires_grad is False and c is not p
-        assert c.asnumpy().tolist() == p.asnumpy().tolist() and c._var is not p._var
+        assert c.asnumpy().tolist() == p.asnumpy().tolist() and c.variable is not p.variable
 
 
 def test_parameter_in_graph():
@@ -188,10 +188,12 @@ def test_parameter_in_graph():
 
 def test_register_hook():
     p = _p()
-    handle = p.register_hook(lambda g: g)
-    assert len(p._hook_fns) == 1
+    x = Tensor(np.full((2, 3), 3.0, np.float32))
+    grad_w = ms.grad(lambda x: (p * x).sum(), grad_position=None, weights=[p])
+    handle = p.register_hook(lambda g: g * 2)
+    assert grad_w(x)[0].asnumpy().tolist() == [[6.0] * 3] * 2  # the hook doubles the weight's gradient
     handle.remove()
-    assert not p._hook_fns
+    assert grad_w(x)[0].asnumpy().tolist() == [[3.0] * 3] * 2
     with pytest.raises(TypeError, match="hook_fn"):
         p.register_hook(1)
 

@@ -364,7 +364,7 @@ class TestContainers:
     def test_sequential_ordered_dict_slice_insert_del(self):
         seq = nn.SequentialCell(OrderedDict([("fc", nn.Dense(2, 2)), ("act", nn.ReLU())]))
         assert [p.name for p in seq.get_parameters()] == ["fc.weight", "fc.bias"]
-        assert list(seq._cells.keys()) == ["fc", "act"]
+        assert list(seq.name_cells()) == ["fc", "act"]
         seq2 = nn.SequentialCell(nn.Dense(2, 2), nn.Dense(2, 2))
         seq2.insert(0, nn.Dense(2, 2))
         assert [p.name for p in seq2.get_parameters()] == ["0.weight", "0.bias", "1.weight", "1.bias", "2.weight",
@@ -407,7 +407,7 @@ class TestContainers:
         assert isinstance(cl[1:], nn.CellList) and len(cl[1:]) == 3
         assert [type(c).__name__ for c in cl] == ["Dense", "Dense", "ReLU", "Dense"]
         del cl[0]
-        assert list(cl._cells.keys()) == ["0", "1", "2"]
+        assert list(cl.name_cells()) == ["0", "1", "2"]
         assert [p.name for p in cl.get_parameters()] == ["0.weight", "0.bias", "2.weight", "2.bias"]
         with pytest.raises(TypeError, match="instance of list"):
             cl.extend(nn.ReLU())

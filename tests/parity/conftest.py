@@ -1,5 +1,22 @@
-"""Parity tests compare tfspore with real MindSpore 2.10 (installed by the `parity` extra)."""
+"""Parity tests compare tfspore with real MindSpore 2.10 (installed by the `parity` extra).
+
+Every test collected under this folder carries the ``parity`` marker (registered in pyproject.toml), so
+``pytest -m "not parity"`` runs the unit tier alone and ``pytest -m parity`` the parity tier alone.
+"""
+import pathlib
+
 import pytest
+
+_HERE = pathlib.Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Marks this folder's tests ``parity`` before ``-m`` selects (the hook sees the whole session's items)."""
+    for item in items:
+        if _HERE in pathlib.Path(item.path).parents:
+            item.add_marker(pytest.mark.parity)
+
 
 ms_real = pytest.importorskip("mindspore", reason="parity tests need mindspore==2.10.0 (pip install -e '.[parity]')")
 

@@ -72,6 +72,7 @@ def _tiny_net(ts):
     return net
 
 
+@pytest.mark.parity
 def test_compare_record_runs_tfspores_mindir_in_mindspore(tmp_path):
     pytest.importorskip("mindspore", reason="the check runs real mindspore==2.10.0 (the parity extra)")
     import tfspore as ts
@@ -182,6 +183,7 @@ _EXPORT = textwrap.dedent("""\
 
 
 @pytest.mark.slow
+@pytest.mark.parity
 def test_zoo_check_runs_an_export_entry_and_checks_it_in_mindspore(tmp_path, capsys):
     pytest.importorskip("mindspore", reason="the check runs real mindspore==2.10.0 (the parity extra)")
     zoo = tmp_path / "zoo"
@@ -203,6 +205,7 @@ def test_zoo_check_runs_an_export_entry_and_checks_it_in_mindspore(tmp_path, cap
 
 
 @pytest.mark.slow
+@pytest.mark.parity
 def test_lenet_export_entry_on_the_zoo(tmp_path, capsys):
     pytest.importorskip("mindspore", reason="the check runs real mindspore==2.10.0 (the parity extra)")
     zoo = os.environ.get("TFSPORE_ZOO", "/work/zoo")

@@ -205,6 +205,8 @@ def test_dataset_helper_custom_loop_both_modes(mode):
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.1, 0.9))
     helper = DatasetHelper(_dataset(12, 4, True), dataset_sink_mode=True, sink_size=3, epoch_num=2)
+    assert helper.sink_size() == helper.get_sink_size() == 3  # a method, as in MindSpore
+    assert DatasetHelper(_dataset(12, 4, True), sink_size=-1).sink_size() == 3  # -1: the dataset size
     sink_net = connect_network_with_dataset(train, helper)
     outs = []
     for _ in range(2):

@@ -21,6 +21,10 @@ Modules here (but the four at the end of this list) import nothing from the othe
   modules protoc generates from them.
 - :mod:`tfspore._internal.pool_window`: the output lengths and adaptive bins of pooling, shared by
   the pooling ops and the pooling layers.
+- :mod:`tfspore._internal.shapes`: a tensor's dimensions, static where known and dynamic elsewhere,
+  shared by ``ops``, ``numpy`` and ``nn``.
+- :mod:`tfspore._internal.norms`: the vector norms of order inf, -inf and 0, shared by ``Tensor.norm``,
+  ``ops.norm`` and ``numpy.norm``.
 - :mod:`tfspore._internal.crypto`: MindSpore's encrypted block format (AES-GCM, AES-CBC, SM4-CBC;
   ``cryptography``), shared by checkpoints, MindIR files and MindRecord files.
 

@@ -33,6 +33,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfspore._internal.runtime_check import tagged_line
 from tfspore._internal.tensor_wrap import Tensor, is_eager, wrap_nest
 
 __all__ = ["call", "is_user_code", "raise_assertion"]
@@ -98,13 +99,10 @@ def raise_assertion(error: Exception) -> None:
     Raises:
         AssertionError: for a failed ``assert`` on a Tensor.
     """
-    if not isinstance(error, tf.errors.InvalidArgumentError):
+    line = tagged_line(error, _ASSERT_TAG)
+    if line is None:
         return
-    text = error.message
-    start = text.find(_ASSERT_TAG)
-    if start < 0:
-        return
-    message = text[start + len(_ASSERT_TAG):].split("\n", 1)[0].strip()
+    message = line.strip()
     message = message.split("\t", 1)[0].split(" [[", 1)[0].strip().removesuffix("]").strip()
     raise AssertionError(message) from None
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-__all__ = ["RUNTIME_TAG", "wrap_indices", "raise_runtime_error"]
+__all__ = ["RUNTIME_TAG", "wrap_indices", "raise_runtime_error", "tagged_line"]
 
 # The prefix of the messages of graph checks, by which :func:`raise_runtime_error` knows them
 RUNTIME_TAG = "MindSporeRuntimeError: "
@@ -71,6 +71,18 @@ def wrap_indices(indices: tf.Tensor, size: int | tf.Tensor, api: str, arg: str =
                             tf.maximum(n - 1, 0))
 
 
+def tagged_line(error: BaseException, tag: str) -> str | None:
+    """The rest of the line after ``tag`` in the message of a failed graph assertion (an
+    ``InvalidArgumentError``), or None for another error or a message without ``tag``."""
+    if not isinstance(error, tf.errors.InvalidArgumentError):
+        return None
+    text = error.message
+    start = text.find(tag)
+    if start < 0:
+        return None
+    return text[start + len(tag):].split("\n", 1)[0]
+
+
 def raise_runtime_error(error: Exception) -> None:
     """Raise ``RuntimeError`` when ``error`` is a failed graph check of this module.
 
@@ -82,14 +94,11 @@ def raise_runtime_error(error: Exception) -> None:
     Raises:
         RuntimeError: MindSpore's error for the failed check, with the offending value.
     """
-    if not isinstance(error, tf.errors.InvalidArgumentError):
-        return
-    text = error.message
-    start = text.find(RUNTIME_TAG)
-    if start < 0:
+    line = tagged_line(error, RUNTIME_TAG)
+    if line is None:
         return
     # TensorFlow prints "assertion failed: [message] [size] [min] [max]" and then its own context
-    parts = [p.strip() for p in text[start + len(RUNTIME_TAG):].split("\n", 1)[0].split("] [")]
+    parts = [p.strip() for p in line.split("] [")]
     message = parts[0].removesuffix("]").replace("\\'", "'")
     try:
         size, lo, hi = (int(p.strip("[] ")) for p in parts[1:4])

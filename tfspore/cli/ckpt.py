@@ -267,6 +267,11 @@ def _print_rows(rows: list) -> None:
     print(f"{len(rows)} entries")
 
 
+def _add_dec_arguments(p: ArgumentParser) -> None:
+    p.add_argument("--dec_key", help="hex key of an encrypted .ckpt")
+    p.add_argument("--dec_mode", default="AES-GCM", choices=ENC_MODES, help="cipher of an encrypted .ckpt")
+
+
 def inspect_main(argv: Optional[Sequence[str]] = None, prog: str = INSPECT, tool: str = INSPECT) -> None:
     """``tfspore ckpt inspect``: list a checkpoint's entries."""
     p = ArgumentParser(prog=prog, description="List the entries of a MindSpore checkpoint (.ckpt or "
@@ -274,8 +279,7 @@ def inspect_main(argv: Optional[Sequence[str]] = None, prog: str = INSPECT, tool
     p.add_argument("ckpt", help="the .ckpt or .safetensors file")
     p.add_argument("--include", help="regular expression: list only matching names")
     p.add_argument("--json", action="store_true", help="print one JSON object per entry and line")
-    p.add_argument("--dec_key", help="hex key of an encrypted .ckpt")
-    p.add_argument("--dec_mode", default="AES-GCM", choices=ENC_MODES, help="cipher of an encrypted .ckpt")
+    _add_dec_arguments(p)
     a = p.parse_args(argv)
     rows = describe(a.ckpt, a.include, parse_key(tool, a.dec_key), a.dec_mode, tool=tool)
     if a.json:
@@ -306,8 +310,7 @@ def to_tf_main(argv: Optional[Sequence[str]] = None, prog: str = TO_TF, tool: st
     p.add_argument("ckpt", help="the .ckpt or .safetensors file")
     p.add_argument("output", help="the TensorFlow checkpoint prefix to write (OUTPUT.index, OUTPUT.data-*)")
     _add_map_arguments(p, "the entries get the TensorFlow names")
-    p.add_argument("--dec_key", help="hex key of an encrypted .ckpt")
-    p.add_argument("--dec_mode", default="AES-GCM", choices=ENC_MODES, help="cipher of an encrypted .ckpt")
+    _add_dec_arguments(p)
     a = p.parse_args(argv)
     names = to_tf(a.ckpt, a.output, a.keras_layout, a.include, parse_key(tool, a.dec_key), a.dec_mode,
                   load_name_map(tool, a.name_map), load_name_list(tool, a.transpose), a.only_mapped, tool=tool)

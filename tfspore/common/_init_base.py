@@ -49,6 +49,12 @@ class Initializer:
         self._kwargs = kwargs
         self._seed: Optional[int] = None
 
+    def _keep_args(self, **kwargs: Any) -> None:
+        """Initialize with ``kwargs`` and keep each as an attribute of the same name (the built-in initializers)."""
+        Initializer.__init__(self, **kwargs)
+        for name, value in kwargs.items():
+            setattr(self, name, value)
+
     @property
     def seed(self) -> Tuple[int, int]:
         """The ``(seed, seed2)`` pair of this initializer.

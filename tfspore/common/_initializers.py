@@ -62,8 +62,7 @@ class Constant(Initializer):
     """
 
     def __init__(self, value: Union[numbers.Number, np.ndarray]) -> None:
-        super().__init__(value=value)
-        self.value = value
+        self._keep_args(value=value)
 
     def _initialize(self, arr):
         _assignment(arr, self.value)
@@ -73,8 +72,7 @@ class _Xavier(Initializer):
     """The ``gain`` argument of :class:`XavierNormal` and :class:`XavierUniform`."""
 
     def __init__(self, gain: float = 1) -> None:
-        super().__init__(gain=gain)
-        self.gain = gain
+        self._keep_args(gain=gain)
 
 
 @_register('xavier_normal')
@@ -127,10 +125,7 @@ class _He(Initializer):
     """The arguments of :class:`HeUniform` and :class:`HeNormal`, and the gain and fan they scale by."""
 
     def __init__(self, negative_slope: float = 0, mode: str = 'fan_in', nonlinearity: str = 'leaky_relu') -> None:
-        super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
-        self.negative_slope = negative_slope
-        self.mode = mode
-        self.nonlinearity = nonlinearity
+        self._keep_args(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
 
     def _gain_and_fan(self, shape: Sequence[int]) -> Tuple[float, int]:
         """The gain of ``nonlinearity`` and the fan of ``mode`` for an array of ``shape``."""
@@ -238,9 +233,7 @@ class Sparse(Initializer):
     """
 
     def __init__(self, sparsity: float, sigma: float = 0.01) -> None:
-        super().__init__(sparsity=sparsity, sigma=sigma)
-        self.sparsity = sparsity
-        self.sigma = sigma
+        self._keep_args(sparsity=sparsity, sigma=sigma)
 
     def _initialize(self, arr):
         if len(arr.shape) != 2:
@@ -276,8 +269,7 @@ class Dirac(Initializer):
     """
 
     def __init__(self, groups: int = 1) -> None:
-        super().__init__(groups=groups)
-        self.groups = groups
+        self._keep_args(groups=groups)
 
     def _initialize(self, arr):
         dimension = len(arr.shape)
@@ -319,8 +311,7 @@ class Orthogonal(Initializer):
     """
 
     def __init__(self, gain: float = 1.) -> None:
-        super().__init__(gain=gain)
-        self.gain = gain
+        self._keep_args(gain=gain)
 
     def _initialize(self, arr):
         if len(arr.shape) < 2:
@@ -366,7 +357,6 @@ class VarianceScaling(Initializer):
     """
 
     def __init__(self, scale: float = 1.0, mode: str = 'fan_in', distribution: str = 'truncated_normal') -> None:
-        super().__init__(scale=scale, mode=mode, distribution=distribution)
         if scale <= 0.:
             raise ValueError("For VarianceScaling initializer, "
                              "the argument 'scale' must be greater than 0, but got {}.".format(scale))
@@ -376,9 +366,7 @@ class VarianceScaling(Initializer):
         if distribution not in ['uniform', 'truncated_normal', 'untruncated_normal']:
             raise ValueError("For VarianceScaling initializer, the argument 'distribution' must be uniform, "
                              "truncated_normal or untruncated_normal, but got {}.".format(distribution))
-        self.scale = scale
-        self.mode = mode
-        self.distribution = distribution
+        self._keep_args(scale=scale, mode=mode, distribution=distribution)
 
     def _initialize(self, arr):
         scale = self.scale
@@ -416,8 +404,7 @@ class Uniform(Initializer):
     """
 
     def __init__(self, scale: float = 0.07) -> None:
-        super().__init__(scale=scale)
-        self.scale = scale
+        self._keep_args(scale=scale)
 
     def _initialize(self, arr):
         _assignment(arr, _random_uniform(self._rng(), -self.scale, self.scale, arr.shape))
@@ -442,9 +429,7 @@ class Normal(Initializer):
     """
 
     def __init__(self, sigma: float = 0.01, mean: float = 0.0) -> None:
-        super().__init__(sigma=sigma, mean=mean)
-        self.sigma = sigma
-        self.mean = mean
+        self._keep_args(sigma=sigma, mean=mean)
 
     def _initialize(self, arr):
         _assignment(arr, _random_normal(self._rng(), self.mean, self.sigma, arr.shape))
@@ -474,11 +459,7 @@ class TruncatedNormal(Initializer):
     """
 
     def __init__(self, sigma: float = 0.01, mean: float = 0.0, a: float = -2.0, b: float = 2.0) -> None:
-        super().__init__(sigma=sigma, mean=mean, a=a, b=b)
-        self.sigma = sigma
-        self.mean = mean
-        self.a = a
-        self.b = b
+        self._keep_args(sigma=sigma, mean=mean, a=a, b=b)
 
     def _initialize(self, arr):
         _assignment(arr, _truncated_normal(self._rng(), self.a, self.b, self.mean, self.sigma, arr.shape))

@@ -8,8 +8,18 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal.norms import max_min_count_norm
 from tfspore.common._tensor_method_base import MethodBase, _MISSING, _axes, _float_input, _pick, _tf_dt
 from tfspore.common._tensor_promote import is_ms_tensor, kind_of, to_tf
+
+
+def _widened(v: tf.Tensor, dtype: Any, api: str) -> tf.Tensor:
+    """``v`` cast to ``dtype``, or with no ``dtype`` integers and bools widened to Int64 (sum and prod)."""
+    if dtype is not None:
+        return tf.cast(v, _tf_dt(dtype, api))
+    if kind_of(v.dtype) < 2:
+        return tf.cast(v, tf.int64)
+    return v
 
 
 class ReduceMethods(MethodBase):
@@ -38,11 +48,7 @@ class ReduceMethods(MethodBase):
             keepdims, dtype = dtype, None
         axis = _pick("Tensor.sum", "axis", axis, "dim", dim, None)
         keepdims = _pick("Tensor.sum", "keepdims", keepdims, "keepdim", keepdim, False)
-        v = self._v()
-        if dtype is not None:
-            v = tf.cast(v, _tf_dt(dtype, "Tensor.sum"))
-        elif kind_of(v.dtype) < 2:
-            v = tf.cast(v, tf.int64)
+        v = _widened(self._v(), dtype, "Tensor.sum")
         out = tf.reduce_sum(v, axis=_axes(axis, "Tensor.sum"), keepdims=bool(keepdims))
         if initial is not None:
             out = out + tf.cast(to_tf(initial) if is_ms_tensor(initial) else initial, out.dtype)
@@ -69,11 +75,7 @@ class ReduceMethods(MethodBase):
         """Product over ``axis``; integers and bools give Int64."""
         axis = _pick("Tensor.prod", "axis", axis, "dim", dim, None)
         keep = _pick("Tensor.prod", "keep_dims", keep_dims, "keepdim", keepdim, False)
-        v = self._v()
-        if dtype is not None:
-            v = tf.cast(v, _tf_dt(dtype, "Tensor.prod"))
-        elif kind_of(v.dtype) < 2:
-            v = tf.cast(v, tf.int64)
+        v = _widened(self._v(), dtype, "Tensor.prod")
         return self._wrap_tf(tf.reduce_prod(v, axis=_axes(axis, "Tensor.prod"), keepdims=bool(keep)))
 
     def _extreme(self, api: str, is_max: bool, args: tuple, kwargs: dict) -> Any:
@@ -305,13 +307,10 @@ class ReduceMethods(MethodBase):
         return self._wrap_tf(tf.cast(out, tf.int32))
 
 def _vector_norm(v: tf.Tensor, ord: Any, dim: int, keepdim: bool) -> tf.Tensor:  # noqa: A002
+    out = max_min_count_norm(v, ord, dim, keepdim)
+    if out is not None:
+        return out
     a = tf.abs(v)
-    if ord == math.inf:
-        return tf.reduce_max(a, axis=dim, keepdims=keepdim)
-    if ord == -math.inf:
-        return tf.reduce_min(a, axis=dim, keepdims=keepdim)
-    if ord == 0:
-        return tf.reduce_sum(tf.cast(a != 0, v.dtype), axis=dim, keepdims=keepdim)
     if isinstance(ord, str):
         raise ValueError(f"For 'Tensor.norm', the 'ord' {ord!r} needs a 2-D 'dim'.")
     p = tf.cast(ord, v.dtype)

@@ -87,6 +87,22 @@ def _parameter_of(var: Any) -> "Parameter | None":
     return p if p is not None and p.__dict__.get("_var_") is var else None
 
 
+
+def _bool_flag(attr: str, doc: str, end: str = ".") -> property:
+    """A bool property of Parameter stored in ``_<attr>``; setting a non-bool raises MindSpore's TypeError
+    (its message ends with ``end``: MindSpore's ``requires_grad`` message has no full stop)."""
+    private = "_" + attr
+
+    def fget(self: Any) -> bool:
+        return getattr(self, private)
+
+    def fset(self: Any, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(f"The argument `{attr}` must be bool type{end}")
+        setattr(self, private, value)
+
+    return property(fget, fset, doc=doc)
+
 class Parameter(Tensor):
     """A Tensor that is a network weight, stored in a ``tf.Variable``.
 
@@ -188,38 +204,9 @@ class Parameter(Tensor):
                              f"but got {type(name_)}.")
         self._name = name_
 
-    @property
-    def requires_grad(self) -> bool:
-        """Whether the parameter is trained."""
-        return self._requires_grad
-
-    @requires_grad.setter
-    def requires_grad(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise TypeError("The argument `requires_grad` must be bool type")
-        self._requires_grad = value
-
-    @property
-    def layerwise_parallel(self) -> bool:
-        """Compatibility flag (bool)."""
-        return self._layerwise_parallel
-
-    @layerwise_parallel.setter
-    def layerwise_parallel(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise TypeError("The argument `layerwise_parallel` must be bool type.")
-        self._layerwise_parallel = value
-
-    @property
-    def parallel_optimizer(self) -> bool:
-        """Compatibility flag (bool)."""
-        return self._parallel_optimizer
-
-    @parallel_optimizer.setter
-    def parallel_optimizer(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise TypeError("The argument `parallel_optimizer` must be bool type.")
-        self._parallel_optimizer = value
+    requires_grad = _bool_flag("requires_grad", "Whether the parameter is trained.", "")
+    layerwise_parallel = _bool_flag("layerwise_parallel", "Compatibility flag (bool).")
+    parallel_optimizer = _bool_flag("parallel_optimizer", "Compatibility flag (bool).")
 
     @property
     def data(self) -> "Parameter":
@@ -481,8 +468,6 @@ class ParameterTuple(tuple):
 
 class _BufferTensor(Tensor):
     """A Tensor registered as Cell state, kept in a non-trainable ``tf.Variable``."""
-
-    _is_buffer = True
 
     def __init__(self, data: Tensor, persistent: bool = True) -> None:
         self._meta = None

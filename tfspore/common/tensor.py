@@ -90,32 +90,29 @@ def _wrap(x: Any) -> Any:
     return x
 
 
-def _unwrap_nest(struct: Any) -> Any:
-    """Map :func:`_to_tf` over a nested structure (tuples, lists, dicts)."""
-    if isinstance(struct, Tensor):
-        return struct._value()
+def _map_nest(struct: Any, leaf_types: Any, fn: Any) -> Any:
+    """Apply ``fn`` to the instances of ``leaf_types`` in a nested structure (tuples, named tuples,
+    lists, dicts), keeping the structure and passing anything else through."""
+    if isinstance(struct, leaf_types):
+        return fn(struct)
     if isinstance(struct, (list, tuple)):
-        vals = [_unwrap_nest(s) for s in struct]
+        vals = [_map_nest(s, leaf_types, fn) for s in struct]
         if isinstance(struct, tuple) and hasattr(struct, "_fields"):
             return type(struct)(*vals)
         return tuple(vals) if isinstance(struct, tuple) else vals
     if isinstance(struct, dict):
-        return {k: _unwrap_nest(v) for k, v in struct.items()}
+        return {k: _map_nest(v, leaf_types, fn) for k, v in struct.items()}
     return struct
+
+
+def _unwrap_nest(struct: Any) -> Any:
+    """Map :func:`_to_tf` over a nested structure (tuples, lists, dicts)."""
+    return _map_nest(struct, Tensor, lambda t: t._value())
 
 
 def _wrap_nest(struct: Any) -> Any:
     """Map :func:`_wrap` over a nested structure (tuples, lists, dicts)."""
-    if isinstance(struct, (tf.Tensor, tf.Variable)):
-        return _wrap(struct)
-    if isinstance(struct, (list, tuple)):
-        vals = [_wrap_nest(s) for s in struct]
-        if isinstance(struct, tuple) and hasattr(struct, "_fields"):
-            return type(struct)(*vals)
-        return tuple(vals) if isinstance(struct, tuple) else vals
-    if isinstance(struct, dict):
-        return {k: _wrap_nest(v) for k, v in struct.items()}
-    return struct
+    return _map_nest(struct, (tf.Tensor, tf.Variable), _wrap)
 
 
 def _promote(a: Any, b: Any) -> tuple[tf.Tensor, tf.Tensor]:

@@ -243,6 +243,13 @@ def get_group_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     return len(_user_group("get_group_size", group))
 
 
+def _check_known_group(api: str, group: Any) -> None:
+    """Check that ``group`` is the world group or one made by :func:`create_group`."""
+    _check_group(api, group)
+    if not _is_world(group):
+        _user_group(api, group)
+
+
 def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """This process's rank among the job's processes on this host.
 
@@ -260,9 +267,7 @@ def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
         >>> get_local_rank()
         0
     """
-    _check_group("get_local_rank", group)
-    if not _is_world(group):
-        _user_group("get_local_rank", group)
+    _check_known_group("get_local_rank", group)
     return cluster.local_rank()
 
 
@@ -280,10 +285,20 @@ def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
         >>> get_local_rank_size()
         1
     """
-    _check_group("get_local_rank_size", group)
-    if not _is_world(group):
-        _user_group("get_local_rank_size", group)
+    _check_known_group("get_local_rank_size", group)
     return cluster.local_size()
+
+
+def _user_group_ranks(api: str, group: str, arg_name: str, rank_id: Any) -> list:
+    """The sorted world ranks of the user group ``group``, after checking it and the int ``rank_id``."""
+    _check_group(api, group)
+    if not isinstance(rank_id, int) or isinstance(rank_id, bool):
+        raise TypeError(f"For '{api}', the argument '{arg_name}' must be type of int, but got '{arg_name}' "
+                        f"type : {type(rank_id)}.")
+    _check_inited(api)
+    if _is_world(group):
+        raise ValueError(f"For '{api}', the argument 'group' must not be the world group {group!r}.")
+    return sorted(_user_group(api, group))
 
 
 def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:
@@ -295,14 +310,7 @@ def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:
         RuntimeError: before :func:`init`.
     """
     api = "get_world_rank_from_group_rank"
-    _check_group(api, group)
-    if not isinstance(group_rank_id, int) or isinstance(group_rank_id, bool):
-        raise TypeError(f"For '{api}', the argument 'group_rank_id' must be type of int, but got 'group_rank_id' "
-                        f"type : {type(group_rank_id)}.")
-    _check_inited(api)
-    if _is_world(group):
-        raise ValueError(f"For '{api}', the argument 'group' must not be the world group {group!r}.")
-    ranks = sorted(_user_group(api, group))
+    ranks = _user_group_ranks(api, group, "group_rank_id", group_rank_id)
     if not 0 <= group_rank_id < len(ranks):
         raise ValueError(f"For '{api}', the argument 'group_rank_id' must be in [0, {len(ranks)}), but got "
                          f"{group_rank_id}.")
@@ -318,14 +326,7 @@ def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
         RuntimeError: before :func:`init`.
     """
     api = "get_group_rank_from_world_rank"
-    _check_group(api, group)
-    if not isinstance(world_rank_id, int) or isinstance(world_rank_id, bool):
-        raise TypeError(f"For '{api}', the argument 'world_rank_id' must be type of int, but got 'world_rank_id' "
-                        f"type : {type(world_rank_id)}.")
-    _check_inited(api)
-    if _is_world(group):
-        raise ValueError(f"For '{api}', the argument 'group' must not be the world group {group!r}.")
-    ranks = sorted(_user_group(api, group))
+    ranks = _user_group_ranks(api, group, "world_rank_id", world_rank_id)
     if world_rank_id not in ranks:
         raise ValueError(f"For '{api}', the world rank {world_rank_id} is not in group {group!r} (ranks {ranks}).")
     return ranks.index(world_rank_id)

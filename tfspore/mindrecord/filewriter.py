@@ -236,12 +236,8 @@ class FileWriter:
         Raises:
             MRMInvalidHeaderSizeError: If the size is out of range or data was already written.
         """
-        if isinstance(header_size, bool) or not isinstance(header_size, int) or \
-                not su.MIN_HEADER_SIZE <= header_size <= su.MAX_HEADER_SIZE or self._shards is not None:
-            raise MRMInvalidHeaderSizeError(f"Failed to set header size: header_size should be between "
-                                            f"{su.MIN_HEADER_SIZE} and {su.MAX_HEADER_SIZE} and be set before "
-                                            f"writing, but got {header_size!r}.")
-        self._header_size = header_size
+        self._header_size = self._check_size("header", header_size, su.MIN_HEADER_SIZE, su.MAX_HEADER_SIZE,
+                                             MRMInvalidHeaderSizeError)
 
     def set_page_size(self, page_size: int) -> None:
         """Set the page size in bytes, in [32 KB, 256 MB] (default 32 MB).
@@ -249,12 +245,15 @@ class FileWriter:
         Raises:
             MRMInvalidPageSizeError: If the size is out of range or data was already written.
         """
-        if isinstance(page_size, bool) or not isinstance(page_size, int) or \
-                not su.MIN_PAGE_SIZE <= page_size <= su.MAX_PAGE_SIZE or self._shards is not None:
-            raise MRMInvalidPageSizeError(f"Failed to set page size: page_size should be between "
-                                          f"{su.MIN_PAGE_SIZE} and {su.MAX_PAGE_SIZE} and be set before "
-                                          f"writing, but got {page_size!r}.")
-        self._page_size = page_size
+        self._page_size = self._check_size("page", page_size, su.MIN_PAGE_SIZE, su.MAX_PAGE_SIZE,
+                                           MRMInvalidPageSizeError)
+
+    def _check_size(self, what: str, size: Any, low: int, high: int, error: type) -> int:
+        """``size`` (of the header or a page: ``what``) when it is an int in ``[low, high]`` and nothing was written."""
+        if isinstance(size, bool) or not isinstance(size, int) or not low <= size <= high or self._shards is not None:
+            raise error(f"Failed to set {what} size: {what}_size should be between {low} and {high} and be set "
+                        f"before writing, but got {size!r}.")
+        return size
 
     # ---- writing ----------------------------------------------------------------------------
     def _open(self) -> None:

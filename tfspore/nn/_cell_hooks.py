@@ -84,10 +84,7 @@ class CellHooks:
         Raises:
             TypeError: when ``hook_fn`` is not callable.
         """
-        _check_hook("register_backward_pre_hook", hook_fn)
-        handle = HookHandle(self._backward_pre_hook)
-        self._add_hook(self._backward_pre_hook, handle.handle_id, hook_fn, False)
-        return handle
+        return self._add_backward_hook("register_backward_pre_hook", self._backward_pre_hook, hook_fn)
 
     def register_backward_hook(self, hook_fn: Callable) -> HookHandle:
         """Call ``hook_fn(cell, grad_input, grad_output)`` with the gradients of this cell's inputs.
@@ -97,9 +94,13 @@ class CellHooks:
         Raises:
             TypeError: when ``hook_fn`` is not callable.
         """
-        _check_hook("register_backward_hook", hook_fn)
-        handle = HookHandle(self._backward_hook)
-        self._add_hook(self._backward_hook, handle.handle_id, hook_fn, False)
+        return self._add_backward_hook("register_backward_hook", self._backward_hook, hook_fn)
+
+    def _add_backward_hook(self, api_name: str, registry: dict, hook_fn: Callable) -> HookHandle:
+        """Check ``hook_fn`` for ``api_name`` and append it to the backward registry ``registry``."""
+        _check_hook(api_name, hook_fn)
+        handle = HookHandle(registry)
+        self._add_hook(registry, handle.handle_id, hook_fn, False)
         return handle
 
     def register_parameter_forward_hook(self, hook: Any) -> None:
@@ -158,26 +159,22 @@ class CellHooks:
                               f"because another error was already raised in forward: {e}")
 
     def _run_backward_pre_hook(self, grad_output: tuple) -> tuple:
-        for fn in list(self._backward_pre_hook.values()):
-            res = fn(self, grad_output)
-            if res is not None:
-                res = res if isinstance(res, tuple) else (res,)
-                if len(res) != len(grad_output):
-                    raise TypeError(f"The backward pre hook return value size is {len(res)} not equal to expect "
-                                    f"output size {len(grad_output)}")
-                grad_output = res
-        return grad_output
+        return self._chain_grad_hooks(self._backward_pre_hook, grad_output, (), "backward pre hook", "output")
 
     def _run_backward_hook(self, grad_input: tuple, grad_output: tuple) -> tuple:
-        for fn in list(self._backward_hook.values()):
-            res = fn(self, grad_input, grad_output)
+        return self._chain_grad_hooks(self._backward_hook, grad_input, (grad_output,), "backward hook", "grad input")
+
+    def _chain_grad_hooks(self, hooks: dict, grads: tuple, extra: tuple, kind: str, expect: str) -> tuple:
+        """Call each hook as ``fn(self, grads, *extra)``; a non-None result (as many gradients) replaces ``grads``."""
+        for fn in list(hooks.values()):
+            res = fn(self, grads, *extra)
             if res is not None:
                 res = res if isinstance(res, tuple) else (res,)
-                if len(res) != len(grad_input):
-                    raise TypeError(f"The backward hook return value size is {len(res)} not equal to expect grad "
-                                    f"input size {len(grad_input)}")
-                grad_input = res
-        return grad_input
+                if len(res) != len(grads):
+                    raise TypeError(f"The {kind} return value size is {len(res)} not equal to expect {expect} size "
+                                    f"{len(grads)}")
+                grads = res
+        return grads
 
     def run_construct(self, cast_inputs: tuple, kwargs: dict) -> Any:
         """Run ``construct`` on ``cast_inputs`` with the cell's hooks around it (deprecated in MindSpore).

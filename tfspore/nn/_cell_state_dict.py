@@ -28,6 +28,14 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+def _register_hook(api_name: str, registry: dict, hook: Callable) -> HookHandle:
+    """Check ``hook`` for ``api_name``, add it to ``registry`` and return its handle."""
+    _check_hook(api_name, hook)
+    handle = HookHandle(registry)
+    registry[handle.handle_id] = hook
+    return handle
+
+
 class CellStateDict:
     """``state_dict`` / ``load_state_dict`` of :class:`~tfspore.nn.Cell`."""
 
@@ -49,32 +57,20 @@ class CellStateDict:
 
     def register_state_dict_pre_hook(self, hook: Callable) -> HookHandle:
         """Call ``hook(cell, prefix, keep_vars)`` before :meth:`state_dict` collects this cell."""
-        _check_hook("register_state_dict_pre_hook", hook)
-        handle = HookHandle(self._state_dict_pre_hooks)
-        self._state_dict_pre_hooks[handle.handle_id] = hook
-        return handle
+        return _register_hook("register_state_dict_pre_hook", self._state_dict_pre_hooks, hook)
 
     def register_state_dict_post_hook(self, hook: Callable) -> HookHandle:
         """Call ``hook(cell, state_dict, prefix, local_metadata)`` after this cell's entries are collected."""
-        _check_hook("register_state_dict_post_hook", hook)
-        handle = HookHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.handle_id] = hook
-        return handle
+        return _register_hook("register_state_dict_post_hook", self._state_dict_hooks, hook)
 
     def register_load_state_dict_pre_hook(self, hook: Callable) -> HookHandle:
         """Call ``hook(cell, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
         error_msgs)`` before this cell's entries are loaded; it may edit ``state_dict`` in place."""
-        _check_hook("register_load_state_dict_pre_hook", hook)
-        handle = HookHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.handle_id] = hook
-        return handle
+        return _register_hook("register_load_state_dict_pre_hook", self._load_state_dict_pre_hooks, hook)
 
     def register_load_state_dict_post_hook(self, hook: Callable) -> HookHandle:
         """Call ``hook(cell, incompatible_keys)`` after this cell's sub-tree is loaded; it may edit the key lists."""
-        _check_hook("register_load_state_dict_post_hook", hook)
-        handle = HookHandle(self._load_state_dict_post_hooks)
-        self._load_state_dict_post_hooks[handle.handle_id] = hook
-        return handle
+        return _register_hook("register_load_state_dict_post_hook", self._load_state_dict_post_hooks, hook)
 
     def _has_extra_state(self) -> bool:
         return type(self).get_extra_state is not CellStateDict.get_extra_state

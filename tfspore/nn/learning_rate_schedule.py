@@ -71,7 +71,27 @@ def _check_inputs(learning_rate: Any, decay_rate: Any, decay_steps: Any, is_stai
     validator.check_type(is_stair, [bool], "is_stair", cls_name)
 
 
-class ExponentialDecayLR(LearningRateSchedule):
+class _DecayLR(LearningRateSchedule):
+    """The arguments, checks and attributes that the exponential, natural-exponential and inverse-time
+    schedules share (MindSpore gives the three the same signature)."""
+
+    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
+        super().__init__()
+        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
+        self.learning_rate = learning_rate
+        self.decay_rate = decay_rate
+        self.decay_steps = decay_steps
+        self.is_stair = is_stair
+
+    def _progress(self, global_step: Any) -> tf.Tensor:
+        """``step / decay_steps`` in float32, floored with ``is_stair``."""
+        p = _step(global_step) / float(self.decay_steps)
+        if self.is_stair:
+            p = tf.floor(p)
+        return p
+
+
+class ExponentialDecayLR(_DecayLR):
     r"""Exponential decay: ``learning_rate * decay_rate ** p`` with ``p = step / decay_steps``.
 
     With ``is_stair``, ``p`` is floored.
@@ -99,22 +119,12 @@ class ExponentialDecayLR(LearningRateSchedule):
         0.089999996
     """
 
-    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
-        super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
-        self.learning_rate = learning_rate
-        self.decay_rate = decay_rate
-        self.decay_steps = decay_steps
-        self.is_stair = is_stair
-
     def construct(self, global_step: Any) -> Tensor:
-        p = _step(global_step) / float(self.decay_steps)
-        if self.is_stair:
-            p = tf.floor(p)
+        p = self._progress(global_step)
         return _wrap(self.learning_rate * tf.pow(tf.constant(self.decay_rate, tf.float32), p))
 
 
-class NaturalExpDecayLR(LearningRateSchedule):
+class NaturalExpDecayLR(_DecayLR):
     r"""Natural exponential decay: ``learning_rate * e ** (-decay_rate * p)`` with ``p = step``.
 
     With ``is_stair``, ``p = floor(step / decay_steps) * decay_steps``.
@@ -142,12 +152,7 @@ class NaturalExpDecayLR(LearningRateSchedule):
     """
 
     def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
-        super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
-        self.learning_rate = learning_rate
-        self.decay_rate = decay_rate
-        self.decay_steps = decay_steps
-        self.is_stair = is_stair
+        super().__init__(learning_rate, decay_rate, decay_steps, is_stair)
         self.math_e = math.e
 
     def construct(self, global_step: Any) -> Tensor:
@@ -158,7 +163,7 @@ class NaturalExpDecayLR(LearningRateSchedule):
         return _wrap(self.learning_rate * tf.pow(tf.constant(self.math_e, tf.float32), -self.decay_rate * p))
 
 
-class InverseDecayLR(LearningRateSchedule):
+class InverseDecayLR(_DecayLR):
     r"""Inverse-time decay: ``learning_rate / (1 + decay_rate * p)`` with ``p = step / decay_steps``.
 
     With ``is_stair``, ``p`` is floored.
@@ -185,18 +190,8 @@ class InverseDecayLR(LearningRateSchedule):
         0.06666667
     """
 
-    def __init__(self, learning_rate: float, decay_rate: float, decay_steps: int, is_stair: bool = False) -> None:
-        super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
-        self.learning_rate = learning_rate
-        self.decay_rate = decay_rate
-        self.decay_steps = decay_steps
-        self.is_stair = is_stair
-
     def construct(self, global_step: Any) -> Tensor:
-        p = _step(global_step) / float(self.decay_steps)
-        if self.is_stair:
-            p = tf.floor(p)
+        p = self._progress(global_step)
         return _wrap(self.learning_rate / (1.0 + self.decay_rate * p))
 
 

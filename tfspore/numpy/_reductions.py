@@ -13,6 +13,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfspore._internal.norms import max_min_count_norm
 from tfspore.common.tensor import Tensor
 from tfspore.numpy import _utils as U
 
@@ -308,12 +309,9 @@ def _vector_norm_same_dtype(t: tf.Tensor, ord_: Any, ax: list, keepdims: bool) -
     if ord_ is None or ord_ == 2:
         total = tf.reduce_sum(tf.square(a), axis=ax, keepdims=keepdims)
         return tf.sqrt(tf.cast(total, tf.float32) if t.dtype == tf.float16 else total)
-    if ord_ == float("inf"):
-        return tf.reduce_max(a, axis=ax, keepdims=keepdims)
-    if ord_ == float("-inf"):
-        return tf.reduce_min(a, axis=ax, keepdims=keepdims)
-    if ord_ == 0:
-        return tf.reduce_sum(tf.cast(tf.not_equal(t, 0), t.dtype), axis=ax, keepdims=keepdims)
+    out = max_min_count_norm(t, ord_, ax, keepdims)
+    if out is not None:
+        return out
     p = tf.cast(ord_, t.dtype)
     total = tf.reduce_sum(tf.pow(a, p), axis=ax, keepdims=keepdims)
     if t.dtype == tf.float16:

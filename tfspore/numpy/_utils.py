@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import numpy as onp
 import tensorflow as tf
 
+from tfspore._internal.shapes import dims
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
 
@@ -151,13 +152,7 @@ def static_shape(t: tf.Tensor) -> tuple:
     return tuple(t.shape.as_list())
 
 
-def shape_of(t: tf.Tensor) -> list:
-    """Dimensions as python ints where known statically, scalar tensors otherwise."""
-    shp = t.shape.as_list()
-    if all(d is not None for d in shp):
-        return shp
-    dyn = tf.shape(t)
-    return [d if d is not None else dyn[i] for i, d in enumerate(shp)]
+shape_of = dims  # the name the numpy modules use
 
 
 def broadcast_shape(*ts: tf.Tensor) -> Any:

@@ -119,33 +119,33 @@ def _axes_and_sizes(api: str, t: tf.Tensor, s: Any, axes: Any) -> tuple:
     return axes, s
 
 
-def _cn(api: str, a: Any, s: Any, axes: Any, norm: Any, inverse: bool) -> Tensor:
+def _prepared(api: str, a: Any, s: Any, axes: Any, norm: Any) -> tuple:
+    """``a`` as a TF tensor, with its checked ``axes`` and the size per axis (None: keep)."""
     _check_norm(api, norm)
     t = U.to_tf(a)
     axes, s = _axes_and_sizes(api, t, s, axes)
-    t = _complex(t)
-    for ax, n in zip(axes, s):
+    return t, axes, s
+
+
+def _c2c_axes(t: tf.Tensor, axes: list, sizes: list, norm: Any, inverse: bool) -> tf.Tensor:
+    for ax, n in zip(axes, sizes):
         t = _c2c(t, n, ax, norm, inverse)
-    return Tensor(t)
+    return t
+
+
+def _cn(api: str, a: Any, s: Any, axes: Any, norm: Any, inverse: bool) -> Tensor:
+    t, axes, s = _prepared(api, a, s, axes, norm)
+    return Tensor(_c2c_axes(_complex(t), axes, s, norm, inverse))
 
 
 def _rn(api: str, a: Any, s: Any, axes: Any, norm: Any) -> Tensor:
-    _check_norm(api, norm)
-    t = U.to_tf(a)
-    axes, s = _axes_and_sizes(api, t, s, axes)
-    t = _r2c(t, s[-1], axes[-1], norm)
-    for ax, n in zip(axes[:-1], s[:-1]):
-        t = _c2c(t, n, ax, norm, False)
-    return Tensor(t)
+    t, axes, s = _prepared(api, a, s, axes, norm)
+    return Tensor(_c2c_axes(_r2c(t, s[-1], axes[-1], norm), axes[:-1], s[:-1], norm, False))
 
 
 def _irn(api: str, a: Any, s: Any, axes: Any, norm: Any) -> Tensor:
-    _check_norm(api, norm)
-    t = U.to_tf(a)
-    axes, s = _axes_and_sizes(api, t, s, axes)
-    t = _complex(t)
-    for ax, n in zip(axes[:-1], s[:-1]):
-        t = _c2c(t, n, ax, norm, True)
+    t, axes, s = _prepared(api, a, s, axes, norm)
+    t = _c2c_axes(_complex(t), axes[:-1], s[:-1], norm, True)
     return Tensor(_c2r(t, s[-1], axes[-1], norm))
 
 

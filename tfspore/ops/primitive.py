@@ -259,6 +259,17 @@ def _init_with_attrs(self: Primitive, fn: Callable, args: tuple, kwargs: dict, a
         self.init_attrs[k] = v
 
 
+def _registering_init(fn: Callable, as_attr: bool) -> Callable:
+    """``fn`` (an ``__init__``) run after its arguments are recorded as attributes (``as_attr``) or
+    as call-time inputs."""
+    @functools.wraps(fn)
+    def deco(self: Primitive, *args: Any, **kwargs: Any) -> None:
+        _init_with_attrs(self, fn, args, kwargs, as_attr)
+        fn(self, *args, **kwargs)
+    deco.decorated_func = fn
+    return deco
+
+
 def prim_attr_register(fn: Callable) -> Callable:
     """Decorate a primitive's ``__init__``: set its name and record every argument as an attribute.
 
@@ -270,22 +281,12 @@ def prim_attr_register(fn: Callable) -> Callable:
         >>> MatMul(transpose_b=True).attrs
         {'transpose_a': False, 'transpose_b': True}
     """
-    @functools.wraps(fn)
-    def deco(self: Primitive, *args: Any, **kwargs: Any) -> None:
-        _init_with_attrs(self, fn, args, kwargs, True)
-        fn(self, *args, **kwargs)
-    deco.decorated_func = fn
-    return deco
+    return _registering_init(fn, True)
 
 
 def prim_arg_register(fn: Callable) -> Callable:
     """Like :func:`prim_attr_register`, for primitives whose arguments are call-time inputs."""
-    @functools.wraps(fn)
-    def deco(self: Primitive, *args: Any, **kwargs: Any) -> None:
-        _init_with_attrs(self, fn, args, kwargs, False)
-        fn(self, *args, **kwargs)
-    deco.decorated_func = fn
-    return deco
+    return _registering_init(fn, False)
 
 
 def constexpr(fn: Callable | None = None, get_instance: bool = True, name: str | None = None,

@@ -78,20 +78,14 @@ def crc32_zeros(crc: int, count: int) -> int:
     if count <= 0:
         return crc
     reg = crc ^ 0xFFFFFFFF
-    odd = [_POLY] + [1 << i for i in range(31)]  # one zero bit
-    even = _gf2_square(odd)  # two zero bits
-    odd = _gf2_square(even)  # four zero bits
-    while True:  # the first squaring gives one zero byte
-        even = _gf2_square(odd)
+    op = [_POLY] + [1 << i for i in range(31)]  # the operator of one zero bit
+    for _ in range(3):
+        op = _gf2_square(op)  # of 2, 4, then 8 zero bits: one zero byte
+    while True:  # op is the operator of 2**k zero bytes for bit k of count
         if count & 1:
-            reg = _gf2_times(even, reg)
+            reg = _gf2_times(op, reg)
         count >>= 1
         if not count:
             break
-        odd = _gf2_square(even)
-        if count & 1:
-            reg = _gf2_times(odd, reg)
-        count >>= 1
-        if not count:
-            break
+        op = _gf2_square(op)
     return reg ^ 0xFFFFFFFF

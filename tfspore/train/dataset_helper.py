@@ -76,7 +76,7 @@ class DatasetHelper:
         self.dataset_sink_mode = dataset_sink_mode
         self.epoch_num = epoch_num
         self._size = self.dataset.get_dataset_size()
-        self.sink_size = self._size if sink_size == -1 else sink_size
+        self._sink_size = self._size if sink_size == -1 else sink_size
         self._stream: Any = None
         self._built: tf.data.Dataset | None = None
 
@@ -107,12 +107,13 @@ class DatasetHelper:
         """Alias of :meth:`get_data_info`."""
         return self.get_data_info()
 
-    def sink_size_(self) -> int:
-        return self.sink_size
+    def sink_size(self) -> int:
+        """The number of steps in one sink (MindSpore's ``DatasetHelper.sink_size()``)."""
+        return self._sink_size
 
     def get_sink_size(self) -> int:
         """The number of steps in one sink."""
-        return self.sink_size
+        return self._sink_size
 
     def release(self) -> None:
         """Drop the iterator."""
@@ -127,15 +128,15 @@ class DatasetHelper:
     def __len__(self) -> int:
         if not self.dataset_sink_mode:
             return self._size
-        return 1 if _graph_sink() else self.sink_size
+        return 1 if _graph_sink() else self._sink_size
 
     def loop_size(self) -> int:
         """Steps run per yielded item: ``sink_size`` in GRAPH_MODE sink, else 1."""
-        return self.sink_size if self.dataset_sink_mode and _graph_sink() else 1
+        return self._sink_size if self.dataset_sink_mode and _graph_sink() else 1
 
     def sink_count(self) -> int:
         """How many passes over the dataset the sink stream covers for ``epoch_num`` epochs."""
-        return math.ceil(self.epoch_num * self.sink_size / max(self._size, 1))
+        return math.ceil(self.epoch_num * self._sink_size / max(self._size, 1))
 
     def __iter__(self) -> Iterator[Any]:
         if self.dataset_sink_mode:
@@ -163,7 +164,7 @@ class _DataSinkCell(Cell):
     def __call__(self, *inputs: Any) -> Any:
         stream = self._helper._iterator()
         if _context._mode() == _context.GRAPH_MODE:
-            return self._step_engine.steps_on_iterator(stream, self._helper.sink_size)
+            return self._step_engine.steps_on_iterator(stream, self._helper.sink_size())
         return self._step_engine.step_on_data(_engine.as_batch(next(stream)))
 
 

@@ -341,7 +341,7 @@ class Model(ModelEval, ModelLayouts):
             cb.sink_size = sink_size
             cb.dataset_sink_mode = True
             helper = getattr(self, "_sink_helper", None)
-            if helper is None or helper.dataset is not dataset or helper.sink_size != sink_size:
+            if helper is None or helper.dataset is not dataset or helper.sink_size() != sink_size:
                 helper = DatasetHelper(dataset, dataset_sink_mode=True, sink_size=sink_size, epoch_num=epoch)
                 self._sink_helper = helper
             net = connect_network_with_dataset(self._train_network, helper)

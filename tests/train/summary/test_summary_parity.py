@@ -8,6 +8,7 @@ import tensorflow as tf
 from tfspore import Tensor
 from tfspore.train.summary import SummaryRecord
 
+pytestmark = pytest.mark.parity
 pytest.importorskip("mindspore", reason="parity tests need mindspore==2.10.0 (pip install -e '.[parity]')")
 from mindspore.train.summary._summary_adapter import package_summary_event  # noqa: E402
 

@@ -129,6 +129,12 @@ def get_seed() -> int:
     return _state["seed"]
 
 
+def _set_int(key: str, arg: str, value: Any, positive: bool = False) -> None:
+    """Keep ``value``, the argument ``arg`` of ``config.set_<key>``, after checking it is an int in
+    ``[0, INT32_MAX]`` (``(0, INT32_MAX]`` when ``positive``)."""
+    _state[key] = validator.check_int_range(value, arg, "config.set_" + key, 0, INT32_MAX, inc_low=not positive)
+
+
 def _pipeline_seed() -> Optional[int]:
     """The seed that makes pipelines deterministic, or None when shuffles should be random."""
     seed = get_seed()
@@ -149,8 +155,7 @@ def set_prefetch_size(size: int) -> None:
         >>> import tfspore.dataset as ds
         >>> ds.config.set_prefetch_size(32)
     """
-    _state["prefetch_size"] = validator.check_int_range(size, "size", "config.set_prefetch_size", 0, INT32_MAX,
-                                                        inc_low=False)
+    _set_int("prefetch_size", "size", size, positive=True)
 
 
 def get_prefetch_size() -> int:
@@ -178,8 +183,7 @@ def set_num_parallel_workers(num: int) -> None:
         >>> import tfspore.dataset as ds
         >>> ds.config.set_num_parallel_workers(2)
     """
-    _state["num_parallel_workers"] = validator.check_int_range(num, "num", "config.set_num_parallel_workers", 0,
-                                                               INT32_MAX, inc_low=False)
+    _set_int("num_parallel_workers", "num", num, positive=True)
 
 
 def get_num_parallel_workers() -> int:
@@ -193,16 +197,23 @@ def get_num_parallel_workers() -> int:
     return _state["num_parallel_workers"]
 
 
+def _make_getter(key: str, doc: str):
+    """The public ``get_...`` function of the setting ``key``: it returns ``_state[key]``."""
+    def getter() -> Any:
+        return _state[key]
+
+    getter.__name__ = getter.__qualname__ = "get_" + key
+    getter.__doc__ = doc
+    return getter
+
+
 def _make_flag(key: str, doc: str):
     def setter(value: bool) -> None:
         _state[key] = validator.check_bool(value, key, "config.set_" + key)
 
-    def getter() -> bool:
-        return _state[key]
-
+    setter.__name__ = setter.__qualname__ = "set_" + key
     setter.__doc__ = f"Set {doc} (kept for compatibility; tf.data manages this itself).\n\nArgs:\n    value: A bool."
-    getter.__doc__ = f"Return {doc}."
-    return setter, getter
+    return setter, _make_getter(key, f"Return {doc}.")
 
 
 set_numa_enable, get_numa_enable = _make_flag("numa_enable", "whether NUMA binding is enabled")
@@ -216,24 +227,19 @@ set_enable_shared_mem, get_enable_shared_mem = _make_flag("enable_shared_mem", "
 
 def set_monitor_sampling_interval(interval: int) -> None:
     """Set the performance monitor's sampling interval in ms (kept for compatibility)."""
-    _state["monitor_sampling_interval"] = validator.check_int_range(
-        interval, "interval", "config.set_monitor_sampling_interval", 0, INT32_MAX, inc_low=False)
+    _set_int("monitor_sampling_interval", "interval", interval, positive=True)
 
 
-def get_monitor_sampling_interval() -> int:
-    """Return the performance monitor's sampling interval in ms."""
-    return _state["monitor_sampling_interval"]
+get_monitor_sampling_interval = _make_getter("monitor_sampling_interval",
+                                             "Return the performance monitor's sampling interval in ms.")
 
 
 def set_callback_timeout(timeout: int) -> None:
     """Set the timeout of DSWaitedCallback in seconds (kept for compatibility)."""
-    _state["callback_timeout"] = validator.check_int_range(timeout, "timeout", "config.set_callback_timeout", 0,
-                                                           INT32_MAX, inc_low=False)
+    _set_int("callback_timeout", "timeout", timeout, positive=True)
 
 
-def get_callback_timeout() -> int:
-    """Return the DSWaitedCallback timeout in seconds."""
-    return _state["callback_timeout"]
+get_callback_timeout = _make_getter("callback_timeout", "Return the DSWaitedCallback timeout in seconds.")
 
 
 def set_enable_autotune(enable: bool, filepath_prefix: Optional[str] = None) -> None:
@@ -242,37 +248,30 @@ def set_enable_autotune(enable: bool, filepath_prefix: Optional[str] = None) -> 
     _state["enable_autotune"] = validator.check_bool(enable, "enable", "config.set_enable_autotune")
 
 
-def get_enable_autotune() -> bool:
-    """Return whether autotune was enabled through :func:`set_enable_autotune`."""
-    return _state["enable_autotune"]
+get_enable_autotune = _make_getter("enable_autotune",
+                                   "Return whether autotune was enabled through :func:`set_enable_autotune`.")
 
 
 def set_autotune_interval(interval: int) -> None:
     """Set the autotune interval (kept for compatibility)."""
-    _state["autotune_interval"] = validator.check_int_range(interval, "interval", "config.set_autotune_interval", 0,
-                                                            INT32_MAX)
+    _set_int("autotune_interval", "interval", interval)
 
 
-def get_autotune_interval() -> int:
-    """Return the autotune interval."""
-    return _state["autotune_interval"]
+get_autotune_interval = _make_getter("autotune_interval", "Return the autotune interval.")
 
 
 def set_sending_batches(batch_num: int) -> None:
     """Set the number of batches sent to the device queue (kept for compatibility)."""
-    _state["sending_batches"] = validator.check_int_range(batch_num, "batch_num", "config.set_sending_batches", 0,
-                                                          INT32_MAX)
+    _set_int("sending_batches", "batch_num", batch_num)
 
 
 def set_multiprocessing_timeout_interval(interval: int) -> None:
     """Set the interval of the multiprocessing timeout warning (kept for compatibility)."""
-    _state["multiprocessing_timeout_interval"] = validator.check_int_range(
-        interval, "interval", "config.set_multiprocessing_timeout_interval", 0, INT32_MAX, inc_low=False)
+    _set_int("multiprocessing_timeout_interval", "interval", interval, positive=True)
 
 
-def get_multiprocessing_timeout_interval() -> int:
-    """Return the interval of the multiprocessing timeout warning."""
-    return _state["multiprocessing_timeout_interval"]
+get_multiprocessing_timeout_interval = _make_getter("multiprocessing_timeout_interval",
+                                                    "Return the interval of the multiprocessing timeout warning.")
 
 
 def set_debug_mode(debug_mode_flag: bool, debug_hook_list: Optional[list] = None) -> None:
@@ -281,9 +280,7 @@ def set_debug_mode(debug_mode_flag: bool, debug_hook_list: Optional[list] = None
     _state["debug_mode"] = validator.check_bool(debug_mode_flag, "debug_mode_flag", "config.set_debug_mode")
 
 
-def get_debug_mode() -> bool:
-    """Return whether the debug mode is on."""
-    return _state["debug_mode"]
+get_debug_mode = _make_getter("debug_mode", "Return whether the debug mode is on.")
 
 
 def set_error_samples_mode(error_samples_mode: int) -> None:
@@ -291,9 +288,7 @@ def set_error_samples_mode(error_samples_mode: int) -> None:
     _state["error_samples_mode"] = error_samples_mode
 
 
-def get_error_samples_mode() -> int:
-    """Return the error samples mode."""
-    return _state["error_samples_mode"]
+get_error_samples_mode = _make_getter("error_samples_mode", "Return the error samples mode.")
 
 
 def set_iterator_mode(do_copy: bool = False, parallel_convert: bool = False) -> None:

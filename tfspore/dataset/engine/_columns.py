@@ -1,9 +1,24 @@
 """Column-name rules of the dataset pipeline that need the columns a dataset really has."""
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import Any, List, Sequence
 
-__all__ = ["check_known_columns", "replace_columns"]
+from tfspore._internal import validator
+
+__all__ = ["check_known_columns", "replace_columns", "check_column_names"]
+
+
+def check_column_names(column_names: Any, count: int, api: str, source: str) -> List[str]:
+    """The ``column_names`` a user gave a source of ``count`` columns (``source`` describes them).
+
+    Raises:
+        TypeError, ValueError: for names that are not distinct non-empty strs, or not ``count`` of them.
+    """
+    given = validator.check_unique_names(column_names, "column_names", api)
+    if len(given) != count:
+        raise ValueError(f"For '{api}', column_names has {len(given)} name(s) but {source}: "
+                         f"column_names={given!r}.")
+    return given
 
 
 def check_known_columns(columns: Sequence[str], available: Sequence[str], name: str, api: str) -> None:

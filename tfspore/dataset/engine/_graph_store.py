@@ -12,7 +12,6 @@ the file's edge order, as MindSpore's loader adds them.
 """
 from __future__ import annotations
 
-import re
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
@@ -21,7 +20,6 @@ from tfspore.mindrecord.core import shardformat
 from tfspore.mindrecord.core.shardreader import load
 
 _REQUIRED = ("first_id", "second_id", "third_id", "attribute", "type", "node_feature_index", "edge_feature_index")
-_FEATURE = re.compile(r"^(node|edge)_feature_(\d+)$")
 
 
 class _Features:

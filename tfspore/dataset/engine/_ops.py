@@ -57,6 +57,15 @@ class ShuffleDataset(Dataset):
         return data.shuffle(self.buffer_size, seed=seed, reshuffle_each_iteration=self.reshuffle_each_epoch)
 
 
+def _check_count(count: Any, api: str, low: int, high: int) -> int:
+    """``count`` of ``repeat`` / ``take``: -1 (all) or an int in ``[low, high]``."""
+    if not v.is_int(count):
+        raise TypeError(f"For '{api}', the argument 'count' must be of type int, but got {count!r}.")
+    if count != -1:
+        v.check_int_range(count, "count", api, low, high)
+    return int(count)
+
+
 class RepeatDataset(Dataset):
     """The result of ``Dataset.repeat``."""
 
@@ -65,11 +74,7 @@ class RepeatDataset(Dataset):
         api = f"{type(input_dataset).__name__}.repeat"
         if count is None:
             count = -1
-        if not v.is_int(count):
-            raise TypeError(f"For '{api}', the argument 'count' must be of type int, but got {count!r}.")
-        if count != -1:
-            v.check_int_range(count, "count", api, 1, v.INT32_MAX)
-        self.count = int(count)
+        self.count = _check_count(count, api, 1, v.INT32_MAX)
         self._column_names = input_dataset.column_names
 
     def get_repeat_count(self) -> int:
@@ -99,11 +104,7 @@ class TakeDataset(Dataset):
     def __init__(self, input_dataset: Dataset, count: int = -1):
         super().__init__(input_dataset)
         api = f"{type(input_dataset).__name__}.take"
-        if not v.is_int(count):
-            raise TypeError(f"For '{api}', the argument 'count' must be of type int, but got {count!r}.")
-        if count != -1:
-            v.check_int_range(count, "count", api, 0, v.INT64_MAX)
-        self.count = int(count)
+        self.count = _check_count(count, api, 0, v.INT64_MAX)
         self._column_names = input_dataset.column_names
 
     def _static_size(self) -> Optional[int]:

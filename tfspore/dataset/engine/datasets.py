@@ -107,8 +107,6 @@ class Dataset(DatasetInfo):
         num_parallel_workers: A parallelism hint (tf.data autotunes).
     """
 
-    _op_name = "Dataset"
-
     def __init__(self, children: Union["Dataset", Sequence["Dataset"], None] = None,
                  num_parallel_workers: Optional[int] = None):
         if children is None:
@@ -405,14 +403,7 @@ class Dataset(DatasetInfo):
             >>> a.zip(ds.NumpySlicesDataset({"b": [3]})).get_dataset_size()
             1
         """
-        if isinstance(datasets, Dataset):
-            datasets = [datasets]
-        elif isinstance(datasets, (tuple, list)):
-            datasets = list(datasets)
-        else:
-            raise TypeError(f"For '{self._api('zip')}', the argument 'datasets' must be a Dataset or a tuple of "
-                            f"Datasets, but got {datasets!r}.")
-        return _NODES.ZipDataset([self] + datasets)
+        return _NODES.ZipDataset([self] + self._dataset_list(datasets, "zip", "tuple"))
 
     def concat(self, datasets: Union["Dataset", Sequence["Dataset"]]) -> "Dataset":
         """Rows of this dataset followed by the rows of `datasets` (same columns required).
@@ -422,14 +413,17 @@ class Dataset(DatasetInfo):
             >>> (ds.NumpySlicesDataset([1]) + ds.NumpySlicesDataset([2, 3])).get_dataset_size()
             3
         """
+        return _NODES.ConcatDataset([self] + self._dataset_list(datasets, "concat", "list"))
+
+    def _dataset_list(self, datasets: Any, method: str, sequence: str) -> List["Dataset"]:
+        """The Datasets `datasets` (one, or a tuple or list of them) given to `method`; ``sequence``
+        names the sequence in the TypeError (MindSpore says "tuple" for zip and "list" for concat)."""
         if isinstance(datasets, Dataset):
-            datasets = [datasets]
-        elif isinstance(datasets, (tuple, list)):
-            datasets = list(datasets)
-        else:
-            raise TypeError(f"For '{self._api('concat')}', the argument 'datasets' must be a Dataset or a list of "
-                            f"Datasets, but got {datasets!r}.")
-        return _NODES.ConcatDataset([self] + datasets)
+            return [datasets]
+        if isinstance(datasets, (tuple, list)):
+            return list(datasets)
+        raise TypeError(f"For '{self._api(method)}', the argument 'datasets' must be a Dataset or a {sequence} of "
+                        f"Datasets, but got {datasets!r}.")
 
     def __add__(self, datasets: Union["Dataset", Sequence["Dataset"]]) -> "Dataset":
         return self.concat(datasets)

@@ -14,6 +14,7 @@ import tensorflow as tf
 
 from tfspore._internal import validator as v
 from tfspore.dataset.engine.samplers import check_num_samples, check_shard_options
+from tfspore.dataset.engine._columns import check_column_names
 from tfspore.dataset.engine._sources import SourceDataset
 from tfspore.dataset.engine.datasets import next_op_seed
 
@@ -119,11 +120,8 @@ class TFDSDataset(SourceDataset):
             names = _flatten(info.features)
             self._keys = names
         if column_names is not None:
-            given = v.check_unique_names(column_names, "column_names", api)
-            if len(given) != len(names):
-                raise ValueError(f"For '{api}', column_names has {len(given)} name(s) but the dataset has "
-                                 f"{len(names)} column(s) {names}: column_names={given!r}.")
-            names = given
+            names = check_column_names(column_names, len(names), api,
+                                       f"the dataset has {len(names)} column(s) {names}")
         self.column_names = names
 
     def _cardinality(self, split: str) -> Optional[int]:

@@ -25,6 +25,7 @@ from tfspore.dataset.engine import _generator_batches
 from tfspore.dataset.engine import _python_ops as py
 from tfspore.dataset.engine.samplers import check_num_samples
 from tfspore.dataset.engine._build_context import _context
+from tfspore.dataset.engine._columns import check_column_names
 from tfspore.dataset.engine._sources import MappableSource
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "PaddedDataset", "Schema"]
@@ -428,11 +429,7 @@ class NumpySlicesDataset(MappableSource):
         if len(set(lengths)) > 1:
             raise ValueError(f"For '{api}', data length in each column is not equal, but got lengths {lengths}.")
         if column_names is not None:
-            given = v.check_unique_names(column_names, "column_names", api)
-            if len(given) != len(arrays):
-                raise ValueError(f"For '{api}', column_names has {len(given)} name(s) but data has {len(arrays)} "
-                                 f"column(s): column_names={given!r}.")
-            names = given
+            names = check_column_names(column_names, len(arrays), api, f"data has {len(arrays)} column(s)")
         elif names is None:
             names = [f"column_{i}" for i in range(len(arrays))]
         self._column_names = names

@@ -73,6 +73,15 @@ def _squeezed(arr: np.ndarray) -> np.ndarray:
     return np.squeeze(arr) if arr.ndim else arr
 
 
+def _ids_of_type(ids: np.ndarray, types: np.ndarray, type_: Any, kind: str, api: str) -> np.ndarray:
+    """The ``int32`` ids (of nodes or edges: ``kind``) whose type is ``type_``, in file order."""
+    type_ = validator.check_int(type_, f"{kind}_type", api)
+    keep = types == type_
+    if not keep.any():
+        raise RuntimeError(f"Invalid {kind} type:{type_}")
+    return _squeezed(ids[keep].astype(np.int32))
+
+
 class GraphData:
     """Reads a graph (nodes, edges and their features) from a MindRecord file for GNN training.
 
@@ -161,12 +170,7 @@ class GraphData:
             TypeError: If `node_type` is not an int.
             RuntimeError: If no node has that type.
         """
-        node_type = validator.check_int(node_type, "node_type", "get_all_nodes")
-        g = self._g
-        keep = g.node_types == node_type
-        if not keep.any():
-            raise RuntimeError(f"Invalid node type:{node_type}")
-        return _squeezed(g.node_ids[keep].astype(np.int32))
+        return _ids_of_type(self._g.node_ids, self._g.node_types, node_type, "node", "get_all_nodes")
 
     def get_all_edges(self, edge_type: int) -> np.ndarray:
         """All edges of type `edge_type`, in file order (``int32``).
@@ -175,12 +179,7 @@ class GraphData:
             TypeError: If `edge_type` is not an int.
             RuntimeError: If no edge has that type.
         """
-        edge_type = validator.check_int(edge_type, "edge_type", "get_all_edges")
-        g = self._g
-        keep = g.edge_types == edge_type
-        if not keep.any():
-            raise RuntimeError(f"Invalid edge type:{edge_type}")
-        return _squeezed(g.edge_ids[keep].astype(np.int32))
+        return _ids_of_type(self._g.edge_ids, self._g.edge_types, edge_type, "edge", "get_all_edges")
 
     def get_nodes_from_edges(self, edge_list: Union[list, np.ndarray]) -> np.ndarray:
         """The (source, destination) node pair of each edge: shape ``(len(edge_list), 2)``."""
@@ -338,6 +337,17 @@ class GraphData:
         return _squeezed(np.concatenate([nodes.reshape(-1, 1).astype(np.int32), self._ids(out)], axis=1))
 
     # --- features --------------------------------------------------------------------------
+    def _checked_features(self, kind: str, item_list: Any, feature_types: Any) -> List[np.ndarray]:
+        """``get_node_feature`` / ``get_edge_feature`` (``kind``: ``"node"`` or ``"edge"``) after their checks."""
+        api = f"get_{kind}_feature"
+        items = _check_list(item_list, f"{kind}_list", api)
+        types = _check_list(feature_types, "feature_types", api)
+        if items.size == 0:
+            raise RuntimeError(f"Input {kind}s is empty")
+        if types.size == 0:
+            raise RuntimeError("Input feature_types is empty")
+        return self._features(kind, items, types)
+
     def _features(self, kind: str, items: np.ndarray, feature_types: np.ndarray) -> List[np.ndarray]:
         g = self._g
         feats = g.node_features if kind == "node" else g.edge_features
@@ -363,26 +373,12 @@ class GraphData:
 
         A node without the feature, or the id -1, gets zeros.
         """
-        api = "get_node_feature"
-        nodes = _check_list(node_list, "node_list", api)
-        types = _check_list(feature_types, "feature_types", api)
-        if nodes.size == 0:
-            raise RuntimeError("Input nodes is empty")
-        if types.size == 0:
-            raise RuntimeError("Input feature_types is empty")
-        return self._features("node", nodes, types)
+        return self._checked_features("node", node_list, feature_types)
 
     def get_edge_feature(self, edge_list: Union[list, np.ndarray],
                          feature_types: Union[list, np.ndarray]) -> List[np.ndarray]:
         """Features `feature_types` of the edges: one array per feature, ``edge_list.shape + feature shape``."""
-        api = "get_edge_feature"
-        edges = _check_list(edge_list, "edge_list", api)
-        types = _check_list(feature_types, "feature_types", api)
-        if edges.size == 0:
-            raise RuntimeError("Input edges is empty")
-        if types.size == 0:
-            raise RuntimeError("Input feature_types is empty")
-        return self._features("edge", edges, types)
+        return self._checked_features("edge", edge_list, feature_types)
 
     def graph_info(self) -> Dict[str, Any]:
         """Node and edge types, counts per type, and feature numbers.

@@ -218,12 +218,6 @@ class Iterator:
             self._left = -1
             self._epoch += 1
 
-    def _reset(self, step: int, dataset_size: int) -> None:
-        """Position the iterator at global `step` (only epoch boundaries are supported)."""
-        self._it = None
-        self._left = -1
-        self._epoch = step // dataset_size if dataset_size else 0
-
     def stop(self) -> None:
         """Release the pipeline."""
         self._it = None

@@ -346,11 +346,7 @@ def to_str(array: Any, encoding: str = "utf8") -> np.ndarray:
     Raises:
         TypeError: If `array` is not a numpy array.
     """
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"For 'to_str', the argument 'array' must be a numpy.ndarray, but got {type(array)}.")
-    if array.dtype.kind == "U":
-        return array
-    return np.char.decode(array.astype(np.bytes_), encoding)
+    return _recode("to_str", array, np.str_, lambda a: np.char.decode(a.astype(np.bytes_), encoding))
 
 
 def to_bytes(array: Any, encoding: str = "utf8") -> np.ndarray:
@@ -359,9 +355,14 @@ def to_bytes(array: Any, encoding: str = "utf8") -> np.ndarray:
     Raises:
         TypeError: If `array` is not a numpy array.
     """
+    return _recode("to_bytes", array, np.bytes_, lambda a: np.char.encode(a.astype(np.str_), encoding))
+
+
+def _recode(api: str, array: Any, target: type, convert: Any) -> np.ndarray:
+    """``array`` when its items are already of the ``target`` kind, else ``convert(array)``."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"For 'to_bytes', the argument 'array' must be a numpy.ndarray, but got {type(array)}.")
-    if array.dtype.kind == "S":
+        raise TypeError(f"For '{api}', the argument 'array' must be a numpy.ndarray, but got {type(array)}.")
+    if array.dtype.kind == np.dtype(target).kind:
         return array
-    return np.char.encode(array.astype(np.str_), encoding)
+    return convert(array)
 

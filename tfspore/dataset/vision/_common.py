@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence, Tuple
 
+import numpy as np
 import tensorflow as tf
 
 from tfspore._internal import validator as c
@@ -10,7 +11,7 @@ from tfspore.dataset.vision import _resize
 from tfspore.dataset.vision.utils import Inter
 
 __all__ = ["INTER_METHOD", "check_inter", "check_size", "check_fill_value", "parse_padding", "image_rank_check",
-           "resize_image", "round_half_away", "encoded_to_string"]
+           "resize_image", "round_half_away", "encoded_array", "check_encoded_rank", "encoded_to_string"]
 
 INTER_METHOD = {Inter.NEAREST: _resize.NEAREST, Inter.LINEAR: _resize.LINEAR, Inter.CUBIC: _resize.CUBIC,
                 Inter.AREA: _resize.AREA, Inter.PILCUBIC: _resize.PILCUBIC, Inter.ANTIALIAS: _resize.PILLANCZOS}
@@ -115,6 +116,18 @@ def resize_image(image: tf.Tensor, size: Tuple[int, ...], interpolation: Inter) 
 def round_half_away(x: tf.Tensor) -> tf.Tensor:
     """``std::round``: to the nearest integer, halves away from zero."""
     return tf.sign(x) * tf.floor(tf.abs(x) + 0.5)
+
+
+def encoded_array(img: Any) -> Any:
+    """An encoded image given as ``bytes`` as a 1-D uint8 array; anything else as it is."""
+    return np.frombuffer(bytes(img), dtype=np.uint8) if isinstance(img, (bytes, bytearray)) else img
+
+
+def check_encoded_rank(data: tf.Tensor, api: str) -> None:
+    """Raise MindSpore's RuntimeError when ``data`` is not a 1-D array of encoded bytes (or a string)."""
+    if data.shape.rank is not None and data.dtype != tf.string and data.shape.rank != 1:
+        raise RuntimeError(f"For '{api}', the input should be a 1-D array of encoded bytes, "
+                           f"but got shape {data.shape.as_list()}.")
 
 
 def encoded_to_string(data: tf.Tensor) -> tf.Tensor:

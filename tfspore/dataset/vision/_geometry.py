@@ -267,7 +267,25 @@ class RandomCrop(ImageTensorOperation):
         return _batched.crop_batch(batch, top_off, left_off, self.size[0], self.size[1])
 
 
-class HorizontalFlip(ImageTensorOperation):
+class _Flip(ImageTensorOperation):
+    """Reverses image axis ``_axis`` (1: left to right, 0: upside down); batches of HW or HWC images."""
+
+    _axis = 1
+
+    def _apply(self, image: tf.Tensor) -> tf.Tensor:
+        return tf.reverse(image, axis=[self._axis])
+
+    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return shapes[0].rank in (2, 3)
+
+    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
+        return True  # a reverse (the random flips add a draw and a select)
+
+    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
+        return tf.reverse(batch, axis=[self._axis + 1])
+
+
+class HorizontalFlip(_Flip):
     """Flip an image left to right.
 
     Example:
@@ -277,20 +295,8 @@ class HorizontalFlip(ImageTensorOperation):
         [[3, 2, 1]]
     """
 
-    def _apply(self, image: tf.Tensor) -> tf.Tensor:
-        return tf.reverse(image, axis=[1])
 
-    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
-        return shapes[0].rank in (2, 3)
-
-    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
-        return True  # a reverse
-
-    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
-        return tf.reverse(batch, axis=[2])
-
-
-class VerticalFlip(ImageTensorOperation):
+class VerticalFlip(_Flip):
     """Flip an image upside down.
 
     Example:
@@ -300,20 +306,10 @@ class VerticalFlip(ImageTensorOperation):
         [[2], [1]]
     """
 
-    def _apply(self, image: tf.Tensor) -> tf.Tensor:
-        return tf.reverse(image, axis=[0])
-
-    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
-        return shapes[0].rank in (2, 3)
-
-    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
-        return True  # a reverse
-
-    def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
-        return tf.reverse(batch, axis=[1])
+    _axis = 0
 
 
-class RandomHorizontalFlip(ImageTensorOperation):
+class RandomHorizontalFlip(_Flip):
     """Flip an image left to right with probability `prob`.
 
     Args:
@@ -332,23 +328,15 @@ class RandomHorizontalFlip(ImageTensorOperation):
         super().__init__()
         self.prob = c.check_float_range(prob, "prob", type(self).__name__, 0.0, 1.0)
 
-    _axis = 1
-
     def _apply(self, image: tf.Tensor) -> tf.Tensor:
         flip = self._bernoulli(self.prob)
         return tf.cond(flip, lambda: tf.reverse(image, axis=[self._axis]), lambda: image)
-
-    def _batch_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
-        return shapes[0].rank in (2, 3)
-
-    def _batch_xla_ok(self, shapes: Sequence[tf.TensorShape], dtypes: Sequence[tf.DType]) -> bool:
-        return True  # a draw, a reverse and a select
 
     def _apply_batch(self, batch: tf.Tensor) -> tf.Tensor:
         if self.prob <= 0.0:
             return batch
         if self.prob >= 1.0:
-            return tf.reverse(batch, axis=[self._axis + 1])
+            return super()._apply_batch(batch)
         flip = self._uniform([tf.shape(batch)[0]]) < self.prob
         return _batched.flip_batch(batch, flip, self._axis)
 

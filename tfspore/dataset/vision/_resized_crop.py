@@ -19,8 +19,8 @@ from tfspore._internal import validator as c
 from tfspore.dataset.vision._common import check_size
 from tfspore.dataset.transforms._base import ImageTensorOperation
 from tfspore.dataset.vision import _image_ops as ops
-from tfspore.dataset.vision._common import (check_inter, encoded_to_string, image_rank_check, resize_image,
-                                            round_half_away)
+from tfspore.dataset.vision._common import (check_encoded_rank, check_inter, encoded_array, encoded_to_string,
+                                            image_rank_check, resize_image, round_half_away)
 from tfspore.dataset.vision.utils import Inter
 
 __all__ = ["RandomResizedCrop", "RandomCropDecodeResize", "RandomResize"]
@@ -163,8 +163,7 @@ class RandomCropDecodeResize(RandomResizedCrop):
         super().__init__(size, scale, ratio, interpolation, max_attempts)
 
     def __call__(self, img: Any) -> Any:
-        if isinstance(img, (bytes, bytearray)):
-            img = np.frombuffer(bytes(img), dtype=np.uint8)
+        img = encoded_array(img)
         if not isinstance(img, np.ndarray):
             raise TypeError(f"For 'RandomCropDecodeResize', the input should be an encoded image in 1-D NumPy "
                             f"format, but got {type(img)}.")
@@ -174,9 +173,7 @@ class RandomCropDecodeResize(RandomResizedCrop):
         return super().__call__(img)
 
     def _apply(self, data: tf.Tensor) -> tf.Tensor:
-        if data.shape.rank is not None and data.dtype != tf.string and data.shape.rank != 1:
-            raise RuntimeError(f"For 'RandomCropDecodeResize', the input should be a 1-D array of encoded bytes, "
-                               f"but got shape {data.shape.as_list()}.")
+        check_encoded_rank(data, "RandomCropDecodeResize")
         raw = encoded_to_string(data)
 
         def _jpeg():

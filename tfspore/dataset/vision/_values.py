@@ -336,18 +336,13 @@ class RandomColorAdjust(ImageTensorOperation):
             raise RuntimeError(f"For 'RandomColorAdjust', the input should be an <H,W,3> RGB image, "
                                f"but got shape {image.shape.as_list()}.")
         steps = []
-        if self.brightness != (1.0, 1.0):
-            f = self._factor(self.brightness)
-            steps.append(lambda x, f=f: ops.adjust_brightness(x, f))
-        if self.contrast != (1.0, 1.0):
-            f = self._factor(self.contrast)
-            steps.append(lambda x, f=f: ops.adjust_contrast(x, f))
-        if self.saturation != (1.0, 1.0):
-            f = self._factor(self.saturation)
-            steps.append(lambda x, f=f: ops.adjust_saturation(x, f))
-        if self.hue != (0.0, 0.0):
-            f = self._factor(self.hue)
-            steps.append(lambda x, f=f: ops.adjust_hue(x, f))
+        for bounds, identity, adjust in ((self.brightness, 1.0, ops.adjust_brightness),
+                                         (self.contrast, 1.0, ops.adjust_contrast),
+                                         (self.saturation, 1.0, ops.adjust_saturation),
+                                         (self.hue, 0.0, ops.adjust_hue)):
+            if bounds != (identity, identity):  # the factors are drawn in this order
+                f = self._factor(bounds)
+                steps.append(lambda x, f=f, adjust=adjust: adjust(x, f))
         if not steps:
             return image
         if len(steps) == 1:

@@ -28,7 +28,7 @@ from tfspore.dataset.vision._adjust import (AdjustSharpness, AutoContrast, Equal
 from tfspore.dataset.vision._affine import Affine, RandomAffine
 from tfspore.dataset.vision._auto_augment import RandomSelectSubpolicy, UniformAugment
 from tfspore.dataset.vision._batch_mix import MixUpBatch
-from tfspore.dataset.vision._common import encoded_to_string
+from tfspore.dataset.vision._common import check_encoded_rank, encoded_array, encoded_to_string
 from tfspore.dataset.vision._erase import CutOut, RandomErasing
 from tfspore.dataset.vision._geometry import (Resize, Crop, CenterCrop, Pad, RandomCrop, HorizontalFlip, VerticalFlip,
                                               RandomHorizontalFlip, RandomVerticalFlip, Rotate, RandomRotation)
@@ -74,8 +74,7 @@ class Decode(ImageTensorOperation):
         self.to_pil = to_pil
 
     def __call__(self, img: Any) -> Any:
-        if isinstance(img, (bytes, bytearray)):
-            img = np.frombuffer(bytes(img), dtype=np.uint8)
+        img = encoded_array(img)
         if not isinstance(img, np.ndarray):
             raise TypeError(f"For 'Decode', the type of the encoded image should be {np.ndarray}, "
                             f"but got {type(img)}.")
@@ -91,9 +90,7 @@ class Decode(ImageTensorOperation):
         return out
 
     def _apply(self, data: tf.Tensor) -> tf.Tensor:
-        if data.shape.rank is not None and data.dtype != tf.string and data.shape.rank != 1:
-            raise RuntimeError(f"For 'Decode', the input should be a 1-D array of encoded bytes, "
-                               f"but got shape {data.shape.as_list()}.")
+        check_encoded_rank(data, "Decode")
         return ops.decode_image(encoded_to_string(data))
 
 

@@ -51,17 +51,41 @@ def _pack_float(x: float, out: bytearray) -> None:
         out += b"\xcb" + struct.pack(">d", x)
 
 
+# The length headers of strings, maps and arrays: (first byte of the "fix" form, its largest length,
+# and for each longer form its first byte and struct format, shortest first).
+_STR_HEADER = (0xA0, 31, ((0xD9, ">B"), (0xDA, ">H"), (0xDB, ">I")))
+_MAP_HEADER = (0x80, 15, ((0xDE, ">H"), (0xDF, ">I")))
+_ARRAY_HEADER = (0x90, 15, ((0xDC, ">H"), (0xDD, ">I")))
+
+
+def _pack_header(n: int, header: tuple, out: bytearray) -> None:
+    """Write the smallest length header of ``header``'s type for length ``n``."""
+    fix, fix_max, sized = header
+    if n <= fix_max:
+        out.append(fix | n)
+        return
+    for tag, fmt in sized[:-1]:
+        if n < 1 << (8 * struct.calcsize(fmt)):
+            out.append(tag)
+            out += struct.pack(fmt, n)
+            return
+    tag, fmt = sized[-1]
+    out.append(tag)
+    out += struct.pack(fmt, n)
+
+
+def _read_header(b: int, header: tuple, data: bytes, pos: int) -> Tuple[int, int]:
+    """The length in the header starting with byte ``b`` (of ``header``'s type), and the position after it."""
+    fix, fix_max, sized = header
+    if fix <= b <= fix | fix_max:
+        return b & fix_max, pos
+    fmt = dict(sized)[b]
+    return struct.unpack_from(fmt, data, pos)[0], pos + struct.calcsize(fmt)
+
+
 def _pack_str(s: str, out: bytearray) -> None:
     data = s.encode("utf-8")
-    n = len(data)
-    if n <= 31:
-        out.append(0xA0 | n)
-    elif n <= 0xFF:
-        out += b"\xd9" + struct.pack(">B", n)
-    elif n <= 0xFFFF:
-        out += b"\xda" + struct.pack(">H", n)
-    else:
-        out += b"\xdb" + struct.pack(">I", n)
+    _pack_header(len(data), _STR_HEADER, out)
     out += data
 
 
@@ -77,24 +101,12 @@ def _pack(value: Any, out: bytearray) -> None:
     elif isinstance(value, str):
         _pack_str(value, out)
     elif isinstance(value, dict):
-        n = len(value)
-        if n <= 15:
-            out.append(0x80 | n)
-        elif n <= 0xFFFF:
-            out += b"\xde" + struct.pack(">H", n)
-        else:
-            out += b"\xdf" + struct.pack(">I", n)
+        _pack_header(len(value), _MAP_HEADER, out)
         for key in sorted(value, key=lambda k: k.encode("utf-8")):
             _pack_str(key, out)
             _pack(value[key], out)
     elif isinstance(value, (list, tuple)):
-        n = len(value)
-        if n <= 15:
-            out.append(0x90 | n)
-        elif n <= 0xFFFF:
-            out += b"\xdc" + struct.pack(">H", n)
-        else:
-            out += b"\xdd" + struct.pack(">I", n)
+        _pack_header(len(value), _ARRAY_HEADER, out)
         for item in value:
             _pack(item, out)
     else:
@@ -120,36 +132,21 @@ def _unpack(data: bytes, pos: int) -> Tuple[Any, int]:
     if b >= 0xE0:
         return b - 0x100, pos
     if 0x80 <= b <= 0x8F or b in (0xDE, 0xDF):
-        if b <= 0x8F:
-            n = b & 0x0F
-        else:
-            fmt = ">H" if b == 0xDE else ">I"
-            n = struct.unpack_from(fmt, data, pos)[0]
-            pos += struct.calcsize(fmt)
+        n, pos = _read_header(b, _MAP_HEADER, data, pos)
         out = {}
         for _ in range(n):
             key, pos = _unpack(data, pos)
             out[key], pos = _unpack(data, pos)
         return out, pos
     if 0x90 <= b <= 0x9F or b in (0xDC, 0xDD):
-        if b <= 0x9F:
-            n = b & 0x0F
-        else:
-            fmt = ">H" if b == 0xDC else ">I"
-            n = struct.unpack_from(fmt, data, pos)[0]
-            pos += struct.calcsize(fmt)
+        n, pos = _read_header(b, _ARRAY_HEADER, data, pos)
         items = []
         for _ in range(n):
             item, pos = _unpack(data, pos)
             items.append(item)
         return items, pos
     if 0xA0 <= b <= 0xBF or b in (0xD9, 0xDA, 0xDB):
-        if b <= 0xBF:
-            n = b & 0x1F
-        else:
-            fmt = {0xD9: ">B", 0xDA: ">H", 0xDB: ">I"}[b]
-            n = struct.unpack_from(fmt, data, pos)[0]
-            pos += struct.calcsize(fmt)
+        n, pos = _read_header(b, _STR_HEADER, data, pos)
         if pos + n > len(data):
             raise ValueError("truncated string")
         return data[pos:pos + n].decode("utf-8"), pos + n

@@ -44,7 +44,7 @@ from typing import Any, BinaryIO, Callable, Dict, List, Optional, Sequence, Set,
 from tfspore import log as logger
 from tfspore._internal import crypto
 from tfspore._internal import validator as v
-from tfspore.mindrecord.core.shardreader import MIN_FILE_SIZE, check_input_file
+from tfspore.mindrecord.core.shardreader import MIN_FILE_SIZE, check_input_file, check_shard_file
 
 __all__ = ["END_FLAG", "DECRYPT_DIRECTORY", "DEFAULT_MODE", "set_enc_key", "set_enc_mode", "set_dec_mode",
            "get_enc_key", "get_enc_mode", "get_dec_mode", "mode_tag", "is_encrypted", "encrypt_file",
@@ -320,18 +320,6 @@ def _regular(path: str, min_size: int = MIN_FILE_SIZE) -> bool:
     return stat.S_ISREG(st.st_mode) and st.st_size >= min_size
 
 
-def _check_index(path: str) -> None:
-    """MindSpore's checks of an index file it is about to decrypt."""
-    if not os.path.exists(path):
-        raise RuntimeError(f"The input: {path} is not exists.")
-    if not os.path.isfile(path):
-        raise RuntimeError(f"The input: {path} should be a regular file.")
-    if os.path.getsize(path) < MIN_FILE_SIZE:
-        raise RuntimeError(f"Invalid file, the size of mindrecord file: {os.path.getsize(path)} is smaller than the "
-                           f"lower limit: {MIN_FILE_SIZE}.\n Please check file path: {path} and use 'FileWriter' "
-                           f"to generate valid mindrecord files.")
-
-
 _ANNOUNCED: Set[str] = set()
 _ANNOUNCED_LOCK = threading.Lock()
 
@@ -414,7 +402,7 @@ def _needs_decryption(path: str, key: Optional[str], api: str) -> bool:
                 raise RuntimeError(f"{_ENCRYPTED} File: {item}")
         return False
     check_input_file(path, api)
-    _check_index(path + ".db")
+    check_shard_file(path + ".db")
     for item in (path, path + ".db"):
         if not is_encrypted(item):
             raise RuntimeError(f"{_NOT_ENCRYPTED} File: {item}")

@@ -60,14 +60,19 @@ def check_input_file(path: str, api: str) -> None:
             raise ValueError(f"For '{api}', the file {path} does not exist or permission denied!")
         return
     for item in (path, path + ".db"):
-        if not os.path.exists(item):
-            raise RuntimeError(f"The input: {item} is not exists.")
-        if not os.path.isfile(item):
-            raise RuntimeError(f"The input: {item} should be a regular file.")
-        if os.path.getsize(item) < MIN_FILE_SIZE:
-            raise RuntimeError(f"Invalid file, the size of mindrecord file: {os.path.getsize(item)} is smaller than "
-                               f"the lower limit: {MIN_FILE_SIZE}.\n Please check file path: {item} and use "
-                               f"'FileWriter' to generate valid mindrecord files.")
+        check_shard_file(item)
+
+
+def check_shard_file(path: str) -> None:
+    """MindSpore's checks (RuntimeError) of one data or index file: it exists, is regular and not too small."""
+    if not os.path.exists(path):
+        raise RuntimeError(f"The input: {path} is not exists.")
+    if not os.path.isfile(path):
+        raise RuntimeError(f"The input: {path} should be a regular file.")
+    if os.path.getsize(path) < MIN_FILE_SIZE:
+        raise RuntimeError(f"Invalid file, the size of mindrecord file: {os.path.getsize(path)} is smaller than the "
+                           f"lower limit: {MIN_FILE_SIZE}.\n Please check file path: {path} and use 'FileWriter' "
+                           f"to generate valid mindrecord files.")
 
 
 # MindSpore's smallest readable data or index file, in bytes.

@@ -9,7 +9,7 @@ import numpy as np
 from tfspore.mindrecord.common.exceptions import PathNotExistsError
 from tfspore.mindrecord.core.shardutils import SUCCESS, check_filename
 from tfspore.mindrecord.tools._convert import load_cifar_pickle
-from tfspore.mindrecord.tools.cifar10_to_mr import cifar_rows, write_cifar
+from tfspore.mindrecord.tools.cifar10_to_mr import check_fields, cifar_rows, write_cifar
 
 __all__ = ["Cifar100ToMR"]
 
@@ -57,8 +57,7 @@ class Cifar100ToMR:
 
     def run(self, fields: Optional[list] = None) -> int:
         """Convert; returns SUCCESS. See :meth:`transform`."""
-        if fields and not isinstance(fields, list):
-            raise ValueError("The parameter fields should be None or list")
+        check_fields(fields)
         folder = os.path.realpath(self.source)
         for split, path in (("img_train", self.destination), ("img_test", self.destination + "_test")):
             data = _load(os.path.join(folder, "train" if split == "img_train" else "test"))

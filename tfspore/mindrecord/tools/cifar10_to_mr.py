@@ -17,7 +17,8 @@ __all__ = ["Cifar10ToMR"]
 _SCHEMA = {"id": {"type": "int64"}, "label": {"type": "int64"}, "data": {"type": "bytes"}}
 
 
-def _check_fields(fields: Optional[list]) -> None:
+def check_fields(fields: Optional[list]) -> None:
+    """MindSpore's check of the ``fields`` argument of the CIFAR converters' ``transform``."""
     if fields and not isinstance(fields, list):
         raise ValueError("The parameter fields should be None or list")
 
@@ -92,7 +93,7 @@ class Cifar10ToMR:
 
     def run(self, fields: Optional[list] = None) -> int:
         """Convert; returns SUCCESS. See :meth:`transform`."""
-        _check_fields(fields)
+        check_fields(fields)
         images, labels, test_images, test_labels = load_cifar10(self.source)
         write_cifar(self.destination, _SCHEMA, cifar_rows(images, label=labels), fields, "img_train")
         write_cifar(self.destination + "_test", _SCHEMA, cifar_rows(test_images, label=test_labels), fields,

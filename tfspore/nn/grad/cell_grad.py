@@ -22,7 +22,15 @@ from tfspore.ops import vjp as _vjp
 __all__ = ["Jvp", "Vjp"]
 
 
-class Jvp(Cell):
+class _FnProduct(Cell):
+    """The base of ``Jvp`` and ``Vjp``: a Cell holding the function ``fn`` it differentiates."""
+
+    def __init__(self, fn: Callable) -> None:
+        super().__init__()
+        self.fn = fn
+
+
+class Jvp(_FnProduct):
     """The Jacobian-vector product of ``fn`` (forward-mode differentiation).
 
     Args:
@@ -39,16 +47,12 @@ class Jvp(Cell):
         True
     """
 
-    def __init__(self, fn: Callable) -> None:
-        super().__init__()
-        self.fn = fn
-
     def construct(self, *args: Any) -> tuple:
         inputs, v = args[:-1], args[-1]
         return _jvp(self.fn, inputs[0] if len(inputs) == 1 else tuple(inputs), v)
 
 
-class Vjp(Cell):
+class Vjp(_FnProduct):
     """The vector-Jacobian product of ``fn`` (the gradient of ``sum(fn(*inputs) * v)``).
 
     Args:
@@ -64,10 +68,6 @@ class Vjp(Cell):
         >>> Vjp(lambda x: x).fn is not None
         True
     """
-
-    def __init__(self, fn: Callable) -> None:
-        super().__init__()
-        self.fn = fn
 
     def construct(self, *args: Any) -> tuple:
         inputs, v = args[:-1], args[-1]

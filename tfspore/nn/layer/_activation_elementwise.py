@@ -24,6 +24,9 @@ class _Elementwise(Cell):
 
     _float32_for_half = False
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         raise NotImplementedError
 
@@ -42,9 +45,6 @@ class ReLU(_Elementwise):
         ReLU()
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return elementwise_through_nchw(tf.nn.relu, x)
 
@@ -56,9 +56,6 @@ class ReLU6(_Elementwise):
         >>> ReLU6()
         ReLU6()
     """
-
-    def __init__(self) -> None:
-        super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return elementwise_through_nchw(tf.nn.relu6, x)
@@ -121,9 +118,6 @@ class SiLU(_Elementwise):
         SiLU()
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return x * tf.sigmoid(x)
 
@@ -135,9 +129,6 @@ class Tanh(_Elementwise):
         >>> Tanh()
         Tanh()
     """
-
-    def __init__(self) -> None:
-        super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return tf.tanh(x)
@@ -151,9 +142,6 @@ class Sigmoid(_Elementwise):
         Sigmoid()
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return tf.sigmoid(x)
 
@@ -165,9 +153,6 @@ class Softsign(_Elementwise):
         >>> Softsign()
         Softsign()
     """
-
-    def __init__(self) -> None:
-        super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return tf.nn.softsign(x)
@@ -181,9 +166,6 @@ class HSwish(_Elementwise):
         HSwish()
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return x * tf.nn.relu6(x + 3) / 6
 
@@ -195,9 +177,6 @@ class HSigmoid(_Elementwise):
         >>> HSigmoid()
         HSigmoid()
     """
-
-    def __init__(self) -> None:
-        super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return tf.nn.relu6(x + 3) / 6
@@ -211,9 +190,6 @@ class LogSigmoid(_Elementwise):
         LogSigmoid()
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return tf.math.log_sigmoid(x)
 
@@ -225,9 +201,6 @@ class Mish(_Elementwise):
         >>> Mish()
         Mish()
     """
-
-    def __init__(self) -> None:
-        super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return x * tf.tanh(tf.nn.softplus(x))
@@ -267,9 +240,6 @@ class FastGelu(_Elementwise):
     """
 
     _float32_for_half = True
-
-    def __init__(self) -> None:
-        super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         ax = tf.abs(x)

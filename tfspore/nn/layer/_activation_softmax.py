@@ -108,9 +108,6 @@ class Softmax2d(_Elementwise):
         Softmax2d()
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         if x.shape.rank not in (3, 4):
             raise ValueError(f"For '{self.cls_name}', the in_shape must have 3 or 4 dims, but got {x.shape.rank}.")

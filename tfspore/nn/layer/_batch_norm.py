@@ -26,6 +26,13 @@ def _stat_dtype(dt: tf.DType) -> tf.DType:
     return tf.float32 if dt in (tf.float16, tf.bfloat16) else dt
 
 
+def _in_stat_dtype(cell: Cell, v: tf.Tensor) -> tuple[tf.Tensor, tf.DType, tf.DType]:
+    """``(v in the statistics dtype, that dtype, the output dtype)`` for a normalization cell with ``gamma``."""
+    out_dtype = compute_dtype(cell, v, cell.gamma._var.dtype)
+    stat_dtype = _stat_dtype(out_dtype)
+    return cast_to(v, stat_dtype), stat_dtype, out_dtype
+
+
 def _count(v: tf.Tensor, axes: list, dtype: tf.DType) -> tf.Tensor:
     dims = v.shape.as_list()
     if all(dims[i] is not None for i in axes):
@@ -215,9 +222,7 @@ class _BatchNorm(Cell):
         v = to_tf(x)
         rank = v.shape.rank
         self._check_input_dim(rank)
-        out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
-        stat_dtype = _stat_dtype(out_dtype)
-        v = cast_to(v, stat_dtype)
+        v, stat_dtype, out_dtype = _in_stat_dtype(self, v)
         channel = rank - 1 if self.format == "NHWC" else 1
         if v.shape[channel] is not None and v.shape[channel] != self.num_features:
             raise ValueError(f"For BatchNorm, scale.shape[0] should be equal to input_x's channel dimension: "

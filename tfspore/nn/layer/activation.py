@@ -72,9 +72,6 @@ class SeLU(_Elementwise):
         SeLU()
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return tf.nn.selu(x)
 
@@ -86,9 +83,6 @@ class Tanhshrink(_Elementwise):
         >>> Tanhshrink()
         Tanhshrink()
     """
-
-    def __init__(self) -> None:
-        super().__init__()
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         return x - tf.tanh(x)

@@ -92,7 +92,39 @@ def _reset_cells(owner: Cell, items: Iterable[tuple[str, Cell]]) -> None:
     _state.bump()
 
 
-class SequentialCell(Cell):
+class _CellSequence(Cell):
+    """The sequence protocol of ``SequentialCell`` and ``CellList``: the children in key order."""
+
+    def __bool__(self) -> bool:
+        return len(self._cells) != 0
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self._cells.values())
+
+    def _insert_at(self, index: Any, cell: Any) -> int:
+        """Insert ``cell`` into ``self._cells`` before position ``index``, shifting the later keys (and, with
+        ``auto_prefix``, their parameter names) by one; returns the checked position."""
+        cls_name = self.__class__.__name__
+        idx = _valid_index_for_inserting(len(self), index, cls_name)
+        _valid_cell(cell, cls_name)
+        length = len(self)
+        prefix, key_index = _get_prefix_and_index(self._cells)
+        while length > idx:
+            if self._auto_prefix:
+                _rename(self._cells[str(length - 1)], prefix, str(length), key_index)
+            self._cells[str(length)] = self._cells[str(length - 1)]
+            length -= 1
+        self._cells[str(idx)] = cell
+        if self._auto_prefix:
+            cell.update_parameters_name(prefix + str(idx) + ".")
+        _state.bump()
+        return idx
+
+
+class SequentialCell(_CellSequence):
     """Run Cells one after the other.
 
     Args:
@@ -182,15 +214,6 @@ class SequentialCell(Cell):
                 items.append((key, cell))
         _reset_cells(self, items)
 
-    def __bool__(self) -> bool:
-        return len(self._cells) != 0
-
-    def __len__(self) -> int:
-        return len(self._cells)
-
-    def __iter__(self) -> Iterator[Cell]:
-        return iter(self._cells.values())
-
     def set_grad(self, flag: bool = True) -> "SequentialCell":
         """Set ``requires_grad`` on the container and its children; returns self."""
         self.__dict__["requires_grad"] = flag
@@ -219,23 +242,8 @@ class SequentialCell(Cell):
             TypeError: when ``index`` is not an int or ``cell`` not a Cell.
             IndexError: when ``index`` is out of range.
         """
-        cls_name = self.__class__.__name__
-        idx = _valid_index_for_inserting(len(self), index, cls_name)
-        _valid_cell(cell, cls_name)
-        length = len(self)
-        prefix, key_index = _get_prefix_and_index(self._cells)
-        while length > idx:
-            if self._auto_prefix:
-                _rename(self._cells[str(length - 1)], prefix, str(length), key_index)
-            self._cells[str(length)] = self._cells[str(length - 1)]
-            length -= 1
-        self._cells[str(idx)] = cell
-        if self._auto_prefix:
-            cell.update_parameters_name(prefix + str(idx) + ".")
-        _state.bump()
+        idx = self._insert_at(index, cell)
         self._is_dynamic_name.insert(idx, True)
-
-    _insert = insert
 
     def construct(self, input_data: Any) -> Any:
         for cell in self._cells.values():
@@ -243,7 +251,7 @@ class SequentialCell(Cell):
         return input_data
 
 
-class CellList(Cell):
+class CellList(_CellSequence):
     """Hold Cells in a list (not connected: ``construct`` is not defined).
 
     Args:
@@ -306,15 +314,6 @@ class CellList(Cell):
             items.append((str(idx), cell))
         _reset_cells(self, items)
 
-    def __bool__(self) -> bool:
-        return len(self._cells) != 0
-
-    def __len__(self) -> int:
-        return len(self._cells)
-
-    def __iter__(self) -> Iterator[Cell]:
-        return iter(self._cells.values())
-
     def __iadd__(self, cells: list) -> "CellList":
         self.extend(cells)
         return self
@@ -326,20 +325,7 @@ class CellList(Cell):
             TypeError: when ``index`` is not an int or ``cell`` not a Cell.
             IndexError: when ``index`` is out of range.
         """
-        cls_name = self.__class__.__name__
-        idx = _valid_index_for_inserting(len(self), index, cls_name)
-        _valid_cell(cell, cls_name)
-        length = len(self)
-        prefix, key_index = _get_prefix_and_index(self._cells)
-        while length > idx:
-            if self._auto_prefix:
-                _rename(self._cells[str(length - 1)], prefix, str(length), key_index)
-            self._cells[str(length)] = self._cells[str(length - 1)]
-            length -= 1
-        self._cells[str(idx)] = cell
-        if self._auto_prefix:
-            cell.update_parameters_name(prefix + str(idx) + ".")
-        _state.bump()
+        self._insert_at(index, cell)
 
     def extend(self, cells: list) -> "CellList":
         """Append each Cell of ``cells``; returns self.

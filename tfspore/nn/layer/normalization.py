@@ -25,10 +25,10 @@ from tfspore.common.parameter import Parameter
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.cell import Cell
-from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
-from tfspore.nn.layer._batch_norm import (_stat_dtype, _count, _split_long_axes, _staged_sum, _affine,  # noqa: F401
-                                          _batch_norm_train, _precise_batchnorm, _is_zero, _update_moving,
-                                          _BatchNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d)
+from tfspore.nn.layer._utils import cast_to, read_param, to_tf
+from tfspore.nn.layer._batch_norm import (_in_stat_dtype, _stat_dtype, _count, _split_long_axes,  # noqa: F401
+                                          _staged_sum, _affine, _batch_norm_train, _precise_batchnorm, _is_zero,
+                                          _update_moving, _BatchNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d)
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "InstanceNorm1d",
            "InstanceNorm2d", "InstanceNorm3d"]
@@ -77,9 +77,7 @@ class LayerNorm(Cell):
 
     def construct(self, input_x: Any) -> Tensor:
         v = to_tf(input_x)
-        out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
-        st = _stat_dtype(out_dtype)
-        v = cast_to(v, st)
+        v, st, out_dtype = _in_stat_dtype(self, v)
         rank = v.shape.rank
         norm_axis = self.begin_norm_axis % rank
         params_axis = self.begin_params_axis % rank
@@ -138,9 +136,7 @@ class GroupNorm(Cell):
 
     def construct(self, x: Any) -> Tensor:
         v = to_tf(x)
-        out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
-        st = _stat_dtype(out_dtype)
-        v = cast_to(v, st)
+        v, st, out_dtype = _in_stat_dtype(self, v)
         rank = v.shape.rank
         if rank is None or rank < 2:
             raise ValueError(f"For '{self.cls_name}', the input must have at least 2 dims, but got {rank}.")
@@ -198,9 +194,7 @@ class _InstanceNorm(Cell):
         if v.shape[1] is not None and v.shape[1] != self.num_features:
             raise ValueError(f"For '{self.cls_name}', the channel (the second dim of the input) must be equal to "
                              f"num_features, but got channel: {v.shape[1]}, num_features: {self.num_features}.")
-        out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
-        st = _stat_dtype(out_dtype)
-        v = cast_to(v, st)
+        v, st, out_dtype = _in_stat_dtype(self, v)
         axes = list(range(2, self._rank))
         mean, var = tf.nn.moments(v, axes, keepdims=True)
         if self.training:

@@ -26,8 +26,8 @@ from tfspore._internal import cluster
 from tfspore.common import dtype as mstype
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
-from tfspore.nn.layer._batch_norm import _BatchNorm, _stat_dtype, _update_moving
-from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
+from tfspore.nn.layer._batch_norm import _BatchNorm, _in_stat_dtype, _stat_dtype, _update_moving
+from tfspore.nn.layer._utils import cast_to, to_tf
 
 __all__ = ["SyncBatchNorm"]
 
@@ -135,9 +135,7 @@ class SyncBatchNorm(_BatchNorm):
         ctx = self._sync_context() if use_batch else None
         if ctx is None:
             return self._local(v)
-        out_dtype = compute_dtype(self, v, self.gamma._var.dtype)
-        stat_dtype = _stat_dtype(out_dtype)
-        v = cast_to(v, stat_dtype)
+        v, stat_dtype, out_dtype = _in_stat_dtype(self, v)
         rank = v.shape.rank
         axes = [0] + list(range(2, rank))
         local_n = tf.cast(tf.reduce_prod(tf.gather(tf.shape(v), axes)), stat_dtype)

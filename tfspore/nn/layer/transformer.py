@@ -89,7 +89,51 @@ def _feedforward_dense(d_in: int, d_out: int, dtype: Any) -> Dense:
                  dtype=dtype)
 
 
-class TransformerEncoderLayer(Cell):
+class _TransformerLayer(Cell):
+    """What the encoder and decoder layers share: the checks, the children (in MindSpore's order: the
+    attention blocks, ``dense1``, ``dropout``, ``dense2``, then ``norm1..n`` and ``dropout1..n``), the
+    hyper-parameter attributes, the self-attention block and the feedforward block (whose dropout is the
+    last one, ``dropout{n}``)."""
+
+    def _build(self, blocks: int, d_model: int, nhead: int, dim_feedforward: int, dropout: float, activation: Any,
+               layer_norm_eps: float, batch_first: bool, norm_first: bool, dtype: Any) -> None:
+        """Check the arguments and add the children of a layer of ``blocks`` residual blocks (2 or 3)."""
+        _check_layer_args(self.cls_name, d_model, nhead, dim_feedforward, dropout, layer_norm_eps, batch_first,
+                          norm_first)
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
+        if blocks == 3:
+            self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
+                                                     dtype=dtype)
+        self.dense1 = _feedforward_dense(d_model, dim_feedforward, dtype)
+        self.dropout = Dropout(p=dropout)
+        self.dense2 = _feedforward_dense(dim_feedforward, d_model, dtype)
+        self.norm_first = norm_first
+        for i in range(1, blocks + 1):
+            setattr(self, f"norm{i}", _layer_norm(d_model, layer_norm_eps, dtype))
+        for i in range(1, blocks + 1):
+            setattr(self, f"dropout{i}", Dropout(p=dropout))
+        self._ff_dropout_name = f"dropout{blocks}"
+        fn = _check_activation(activation)
+        self.activation1 = activation
+        self.activation = fn
+        self.d_model = d_model
+        self.nhead = nhead
+        self.dim_feedforward = dim_feedforward
+        self.dropout_num = dropout
+        self.layernorm_eps = layer_norm_eps
+        self.batch_first = batch_first
+        self.dtype = dtype
+
+    def _sa_block(self, x: Any, attn_mask: Any, key_padding_mask: Any) -> Any:
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
+        return self.dropout1(x)
+
+    def _ff_block(self, x: Any) -> Any:
+        x = self.dense2(self.dropout(self.activation(self.dense1(x))))
+        return getattr(self, self._ff_dropout_name)(x)
+
+
+class TransformerEncoderLayer(_TransformerLayer):
     r"""A Transformer encoder layer: self-attention and a feedforward network, each with a residual and LayerNorm.
 
     Args:
@@ -132,27 +176,8 @@ class TransformerEncoderLayer(Cell):
                  activation: Union[str, Cell, Callable] = "relu", layer_norm_eps: float = 1e-5,
                  batch_first: bool = False, norm_first: bool = False, dtype: Any = mstype.float32) -> None:
         super().__init__()
-        _check_layer_args(self.cls_name, d_model, nhead, dim_feedforward, dropout, layer_norm_eps, batch_first,
-                          norm_first)
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
-        self.dense1 = _feedforward_dense(d_model, dim_feedforward, dtype)
-        self.dropout = Dropout(p=dropout)
-        self.dense2 = _feedforward_dense(dim_feedforward, d_model, dtype)
-        self.norm_first = norm_first
-        self.norm1 = _layer_norm(d_model, layer_norm_eps, dtype)
-        self.norm2 = _layer_norm(d_model, layer_norm_eps, dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
-        fn = _check_activation(activation)
-        self.activation1 = activation
-        self.activation = fn
-        self.d_model = d_model
-        self.nhead = nhead
-        self.dim_feedforward = dim_feedforward
-        self.dropout_num = dropout
-        self.layernorm_eps = layer_norm_eps
-        self.batch_first = batch_first
-        self.dtype = dtype
+        self._build(2, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first,
+                    dtype)
 
     def construct(self, src: Any, src_mask: Optional[Any] = None, src_key_padding_mask: Optional[Any] = None) -> Any:
         _check_key_padding_mask(src_key_padding_mask)
@@ -165,16 +190,8 @@ class TransformerEncoderLayer(Cell):
             x = self.norm2(x + self._ff_block(x))
         return x
 
-    def _sa_block(self, x: Any, attn_mask: Any, key_padding_mask: Any) -> Any:
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
-        return self.dropout1(x)
 
-    def _ff_block(self, x: Any) -> Any:
-        x = self.dense2(self.dropout(self.activation(self.dense1(x))))
-        return self.dropout2(x)
-
-
-class TransformerDecoderLayer(Cell):
+class TransformerDecoderLayer(_TransformerLayer):
     r"""A Transformer decoder layer: self-attention, cross-attention over ``memory`` and a feedforward network.
 
     Args:
@@ -218,31 +235,8 @@ class TransformerDecoderLayer(Cell):
                  activation: Union[str, Cell, Callable] = "relu", layer_norm_eps: float = 1e-5,
                  batch_first: bool = False, norm_first: bool = False, dtype: Any = mstype.float32) -> None:
         super().__init__()
-        _check_layer_args(self.cls_name, d_model, nhead, dim_feedforward, dropout, layer_norm_eps, batch_first,
-                          norm_first)
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
-                                                 dtype=dtype)
-        self.dense1 = _feedforward_dense(d_model, dim_feedforward, dtype)
-        self.dropout = Dropout(p=dropout)
-        self.dense2 = _feedforward_dense(dim_feedforward, d_model, dtype)
-        self.norm_first = norm_first
-        self.norm1 = _layer_norm(d_model, layer_norm_eps, dtype)
-        self.norm2 = _layer_norm(d_model, layer_norm_eps, dtype)
-        self.norm3 = _layer_norm(d_model, layer_norm_eps, dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
-        self.dropout3 = Dropout(p=dropout)
-        fn = _check_activation(activation)
-        self.activation1 = activation
-        self.activation = fn
-        self.d_model = d_model
-        self.nhead = nhead
-        self.dim_feedforward = dim_feedforward
-        self.dropout_num = dropout
-        self.layernorm_eps = layer_norm_eps
-        self.batch_first = batch_first
-        self.dtype = dtype
+        self._build(3, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first,
+                    dtype)
 
     def construct(self, tgt: Any, memory: Any, tgt_mask: Optional[Any] = None, memory_mask: Optional[Any] = None,
                   tgt_key_padding_mask: Optional[Any] = None, memory_key_padding_mask: Optional[Any] = None) -> Any:
@@ -257,18 +251,10 @@ class TransformerDecoderLayer(Cell):
             x = self.norm3(x + self._ff_block(x))
         return x
 
-    def _sa_block(self, x: Any, attn_mask: Any, key_padding_mask: Any) -> Any:
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
-        return self.dropout1(x)
-
     def _mha_block(self, x: Any, mem: Any, attn_mask: Any, key_padding_mask: Any) -> Any:
         x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
                                 need_weights=False)[0]
         return self.dropout2(x)
-
-    def _ff_block(self, x: Any) -> Any:
-        x = self.dense2(self.dropout(self.activation(self.dense1(x))))
-        return self.dropout3(x)
 
 
 def _fresh_copy(layer: Cell) -> Cell:

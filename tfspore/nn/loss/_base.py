@@ -76,11 +76,16 @@ def reduce_loss(x: tf.Tensor, reduction: str, weights: Any = None) -> tf.Tensor:
     v = tf.cast(x, tf.float32)
     if weights is not None:
         v = tf.cast(to_tf(weights), tf.float32) * v
+    return cast_to(reduce_by(v, reduction), in_dtype)
+
+
+def reduce_by(x: tf.Tensor, reduction: str) -> tf.Tensor:
+    """``x`` averaged (``'mean'``) or summed (``'sum'``) in its own dtype; ``x`` itself for ``'none'``."""
     if reduction == "mean":
-        v = tf.reduce_mean(v)
-    elif reduction == "sum":
-        v = tf.reduce_sum(v)
-    return cast_to(v, in_dtype)
+        return tf.reduce_mean(x)
+    if reduction == "sum":
+        return tf.reduce_sum(x)
+    return x
 
 
 def static_shape(x: Any) -> tuple:

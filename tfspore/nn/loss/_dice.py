@@ -44,6 +44,17 @@ def _dice_loss(logits: tf.Tensor, label: tf.Tensor, smooth: float) -> tf.Tensor:
     return 1 - 2 * intersection / (unionset + smooth)
 
 
+def _same_shape_pair(logits: Any, label: Any, cls_name: str) -> tuple[tf.Tensor, tf.Tensor]:
+    """Check that ``logits`` and ``label`` are Tensors of the same shape and return their tf values."""
+    check_is_tensor("logits", logits, cls_name)
+    check_is_tensor("labels", label, cls_name)
+    x, y = to_tf(logits), to_tf(label)
+    if not x.shape.is_compatible_with(y.shape):
+        raise ValueError(f"For '{cls_name}', the 'logits_shape' should be = label_shape: {static_shape(y)}, "
+                         f"but got {static_shape(x)}.")
+    return x, y
+
+
 class DiceLoss(LossBase):
     r"""Binary Dice loss :math:`1 - 2 |X \cap Y| / (|X|^2 + |Y|^2 + smooth)` over all elements.
 
@@ -77,12 +88,7 @@ class DiceLoss(LossBase):
         self.smooth = smooth
 
     def construct(self, logits: Any, label: Any) -> Tensor:
-        check_is_tensor("logits", logits, self.cls_name)
-        check_is_tensor("labels", label, self.cls_name)
-        x, y = to_tf(logits), to_tf(label)
-        if not x.shape.is_compatible_with(y.shape):
-            raise ValueError(f"For '{self.cls_name}', the 'logits_shape' should be = label_shape: {static_shape(y)}, "
-                             f"but got {static_shape(x)}.")
+        x, y = _same_shape_pair(logits, label, self.cls_name)
         if x.dtype == tf.uint8:
             raise TypeError(f"For '{self.cls_name}', the dtype of 'logits' can not be uint8.")
         if y.dtype == tf.uint8:
@@ -139,12 +145,7 @@ class MultiClassDiceLoss(LossBase):
         self.activation = act
 
     def construct(self, logits: Any, label: Any) -> Tensor:
-        check_is_tensor("logits", logits, self.cls_name)
-        check_is_tensor("labels", label, self.cls_name)
-        x, y = to_tf(logits), to_tf(label)
-        if not x.shape.is_compatible_with(y.shape):
-            raise ValueError(f"For '{self.cls_name}', the 'logits_shape' should be = label_shape: {static_shape(y)}, "
-                             f"but got {static_shape(x)}.")
+        x, y = _same_shape_pair(logits, label, self.cls_name)
         if x.shape.rank < 2:
             raise ValueError(f"For '{self.cls_name}', the 'logits' dimension must be greater than 1, but got "
                              f"{x.shape.rank}.")

@@ -21,18 +21,10 @@ from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.activation import LogSoftmax
-from tfspore.nn.loss._base import LossBase, check_is_tensor
+from tfspore.nn.loss._base import LossBase, check_is_tensor, reduce_by
 
 __all__ = ["FocalLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "TripletMarginLoss", "HingeEmbeddingLoss",
            "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginWithDistanceLoss"]
-
-
-def _reduce(x: tf.Tensor, reduction: str) -> tf.Tensor:
-    if reduction == "mean":
-        return tf.reduce_mean(x)
-    if reduction == "sum":
-        return tf.reduce_sum(x)
-    return x
 
 
 class FocalLoss(LossBase):
@@ -139,7 +131,7 @@ class MultiLabelSoftMarginLoss(LossBase):
         loss = -(y * tf.math.log_sigmoid(v) + (1.0 - y) * tf.math.log_sigmoid(-v))
         if self.weight is not None:
             loss = loss * tf.cast(to_tf(self.weight), v.dtype)
-        return _wrap(_reduce(tf.reduce_mean(loss, axis=-1), self.reduction))
+        return _wrap(reduce_by(tf.reduce_mean(loss, axis=-1), self.reduction))
 
 
 class MultiMarginLoss(LossBase):
@@ -190,7 +182,7 @@ class MultiMarginLoss(LossBase):
             hinge = hinge * tf.gather(tf.cast(to_tf(w), v.dtype), t)[:, None]
         not_target = 1.0 - tf.one_hot(t, tf.shape(v)[1], dtype=v.dtype)
         loss = tf.reduce_sum(hinge * not_target, axis=1) / tf.cast(tf.shape(v)[1], v.dtype)
-        return _wrap(_reduce(loss, self.reduction))
+        return _wrap(reduce_by(loss, self.reduction))
 
 
 class TripletMarginLoss(LossBase):
@@ -235,7 +227,7 @@ class TripletMarginLoss(LossBase):
         if self.swap:
             d_an = tf.minimum(d_an, self._dist(pos, neg))
         loss = tf.maximum(d_ap - d_an + tf.cast(to_tf(margin), a.dtype), 0.0)
-        return _wrap(_reduce(loss, self.reduction))
+        return _wrap(reduce_by(loss, self.reduction))
 
 
 class HingeEmbeddingLoss(LossBase):
@@ -272,7 +264,7 @@ class HingeEmbeddingLoss(LossBase):
         y = tf.cast(to_tf(labels), v.dtype)
         pos = tf.where(tf.equal(y, 1.0), v, tf.zeros_like(v))
         neg = tf.where(tf.equal(y, -1.0), tf.maximum(self.margin - v, 0.0), tf.zeros_like(v))
-        return _wrap(_reduce(pos + neg, self.reduction))
+        return _wrap(reduce_by(pos + neg, self.reduction))
 
 
 class PoissonNLLLoss(LossBase):
@@ -357,7 +349,7 @@ class GaussianNLLLoss(LossBase):
         loss = 0.5 * (tf.math.log(v) + tf.square(x - y) / v)
         if self.full:
             loss = loss + 0.5 * math.log(2 * math.pi)
-        return _wrap(_reduce(loss, self.reduction))
+        return _wrap(reduce_by(loss, self.reduction))
 
 
 def _pairwise_distance(x: Any, y: Any) -> Tensor:

@@ -18,9 +18,18 @@ from tfspore._internal import validator
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.layer._utils import to_tf
-from tfspore.nn.loss._base import LossBase, binary, check_is_tensor, ms_dtype_name, reduce_loss, static_shape
+from tfspore.nn.loss._base import (LossBase, binary, check_is_tensor, ms_dtype_name, reduce_by, reduce_loss,
+                                   static_shape)
 
 __all__ = ["CosineEmbeddingLoss", "MarginRankingLoss", "SoftMarginLoss", "MultilabelMarginLoss"]
+
+
+def _checked_reduction(cls_name: str, reduction: Any, allowed: tuple) -> str:
+    """``reduction`` if it is one of ``allowed``; MindSpore lists them in ``allowed``'s order in the error."""
+    if not isinstance(reduction, str) or reduction not in allowed:
+        raise ValueError(f"For '{cls_name}', the 'reduction' must be str and must be in '{list(allowed)}', but got "
+                         f"'{reduction}'.")
+    return reduction
 
 
 class CosineEmbeddingLoss(LossBase):
@@ -134,20 +143,13 @@ class SoftMarginLoss(LossBase):
 
     def __init__(self, reduction: str = "mean") -> None:
         super().__init__()
-        if not isinstance(reduction, str) or reduction not in ("none", "mean", "sum"):
-            raise ValueError(f"For '{self.cls_name}', the 'reduction' must be str and must be in "
-                             f"'['none', 'mean', 'sum']', but got '{reduction}'.")
-        self.reduction = reduction
+        self.reduction = _checked_reduction(self.cls_name, reduction, ("none", "mean", "sum"))
 
     def construct(self, logits: Any, labels: Any) -> Tensor:
         x, y = binary(logits, labels)
         z = -y * x
         loss = tf.maximum(z, 0.0) + tf.math.log1p(tf.exp(-tf.abs(z)))
-        if self.reduction == "mean":
-            loss = tf.reduce_mean(loss)
-        elif self.reduction == "sum":
-            loss = tf.reduce_sum(loss)
-        return _wrap(loss)
+        return _wrap(reduce_by(loss, self.reduction))
 
 
 class MultilabelMarginLoss(LossBase):
@@ -172,10 +174,7 @@ class MultilabelMarginLoss(LossBase):
 
     def __init__(self, reduction: str = "mean") -> None:
         super().__init__()
-        if not isinstance(reduction, str) or reduction not in ("none", "sum", "mean"):
-            raise ValueError(f"For '{self.cls_name}', the 'reduction' must be str and must be in "
-                             f"'['none', 'sum', 'mean']', but got '{reduction}'.")
-        self.reduction = reduction
+        self.reduction = _checked_reduction(self.cls_name, reduction, ("none", "sum", "mean"))
 
     def construct(self, x: Any, target: Any) -> Tensor:
         xs, t = to_tf(x), tf.cast(to_tf(target), tf.int32)
@@ -190,10 +189,7 @@ class MultilabelMarginLoss(LossBase):
         margins = tf.nn.relu(1.0 - (x_t[:, :, None] - xs[:, None, :]))
         mask = valid[:, :, None] * tf.cast(tf.logical_not(is_target), xs.dtype)[:, None, :]
         loss = tf.reduce_sum(margins * mask, [1, 2]) / tf.cast(n_classes, xs.dtype)
-        if self.reduction == "mean":
-            loss = tf.reduce_mean(loss)
-        elif self.reduction == "sum":
-            loss = tf.reduce_sum(loss)
-        elif one_d:
+        loss = reduce_by(loss, self.reduction)
+        if self.reduction == "none" and one_d:
             loss = loss[0]
         return _wrap(loss)

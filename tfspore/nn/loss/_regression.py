@@ -17,9 +17,16 @@ import tensorflow as tf
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.nn.layer._utils import to_tf
-from tfspore.nn.loss._base import LossBase, binary, check_is_tensor, reduce_loss
+from tfspore.nn.loss._base import LossBase, binary, check_is_tensor, reduce_by, reduce_loss
 
 __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "RMSELoss", "MAELoss"]
+
+
+def _tensor_pair(logits: Any, labels: Any, cls_name: str) -> tuple[tf.Tensor, tf.Tensor]:
+    """Check that both inputs are Tensors and return them promoted to one dtype (see :func:`binary`)."""
+    check_is_tensor("logits", logits, cls_name)
+    check_is_tensor("labels", labels, cls_name)
+    return binary(logits, labels)
 
 
 class MSELoss(LossBase):
@@ -44,9 +51,7 @@ class MSELoss(LossBase):
     """
 
     def construct(self, logits: Any, labels: Any) -> Tensor:
-        check_is_tensor("logits", logits, self.cls_name)
-        check_is_tensor("labels", labels, self.cls_name)
-        a, b = binary(logits, labels)
+        a, b = _tensor_pair(logits, labels, self.cls_name)
         return self.get_loss(tf.square(a - b))
 
 
@@ -75,9 +80,7 @@ class L1Loss(LossBase):
         self.reduction = reduction
 
     def construct(self, logits: Any, labels: Any) -> Tensor:
-        check_is_tensor("logits", logits, self.cls_name)
-        check_is_tensor("labels", labels, self.cls_name)
-        a, b = binary(logits, labels)
+        a, b = _tensor_pair(logits, labels, self.cls_name)
         return _wrap(reduce_loss(tf.abs(a - b), self.reduction))
 
 
@@ -101,9 +104,7 @@ class MAELoss(LossBase):
     """
 
     def construct(self, logits: Any, label: Any) -> Tensor:
-        check_is_tensor("logits", logits, self.cls_name)
-        check_is_tensor("labels", label, self.cls_name)
-        a, b = binary(logits, label)
+        a, b = _tensor_pair(logits, label, self.cls_name)
         return self.get_loss(tf.abs(a - b))
 
 
@@ -181,11 +182,7 @@ class SmoothL1Loss(LossBase):
         d = tf.abs(a - b)
         bt = tf.cast(self._beta, d.dtype)
         loss = tf.where(d < bt, 0.5 * d * d / bt, d - 0.5 * bt)
-        if self.reduction == "mean":
-            loss = tf.reduce_mean(loss)
-        elif self.reduction == "sum":
-            loss = tf.reduce_sum(loss)
-        return _wrap(loss)
+        return _wrap(reduce_by(loss, self.reduction))
 
 
 class HuberLoss(LossBase):
@@ -223,9 +220,7 @@ class HuberLoss(LossBase):
         self.delta = delta
 
     def construct(self, logits: Any, labels: Any) -> Tensor:
-        check_is_tensor("logits", logits, self.cls_name)
-        check_is_tensor("labels", labels, self.cls_name)
-        a, b = binary(logits, labels)
+        a, b = _tensor_pair(logits, labels, self.cls_name)
         z = tf.abs(a - b)
         delta = tf.cast(self.delta, z.dtype)
         loss = tf.where(z < delta, 0.5 * tf.square(z), delta * (z - 0.5 * delta))

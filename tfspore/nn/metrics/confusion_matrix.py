@@ -66,11 +66,7 @@ class ConfusionMatrix(Metric):
         Raises:
             ValueError: for a wrong number of inputs or incompatible ranks.
         """
-        if len(inputs) != 2:
-            raise ValueError(f"For 'ConfusionMatrix.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}.")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._pred_and_true("ConfusionMatrix", inputs)
         if not (y_pred.ndim == y.ndim or y_pred.ndim == y.ndim + 1):
             raise ValueError(f"For 'ConfusionMatrix.update', predicted value (input[0]) and true value (input[1]) "
                              f"should have same dimensions, or the dimension of predicted value equals the dimension "
@@ -171,11 +167,7 @@ class ConfusionMatrixMetric(Metric):
         Raises:
             ValueError: for a wrong number of inputs, non-binary labels, or predictions of rank < 2.
         """
-        if len(inputs) != 2:
-            raise ValueError(f"For 'ConfusionMatrixMetric.update', it needs 2 inputs (predicted value, true value), "
-                             f"but got {len(inputs)}.")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._pred_and_true("ConfusionMatrixMetric", inputs)
         if self.calculation_method:
             score, not_nans = self.confusion_matrix(y_pred, y)
             not_nans = int(not_nans.item())

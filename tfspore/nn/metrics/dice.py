@@ -62,11 +62,7 @@ class Dice(Metric):
         Raises:
             ValueError: for a wrong number of inputs or different shapes.
         """
-        if len(inputs) != 2:
-            raise ValueError(f"For 'Dice.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}.")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._pred_and_true("Dice", inputs)
         self._samples_num += y.shape[0]
         if y_pred.shape != y.shape:
             raise ValueError(f"For 'Dice.update', predicted value (input[0]) and true value (input[1]) should have "

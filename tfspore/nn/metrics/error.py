@@ -47,11 +47,7 @@ class _MeanError(Metric):
             ValueError: for a wrong number of inputs.
         """
         name = type(self).__name__
-        if len(inputs) != 2:
-            raise ValueError(f"For '{name}.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}.")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._pred_and_true(name, inputs)
         self._error_sum += self._error(y.reshape(y_pred.shape) - y_pred).sum()
         self._samples_num += y.shape[0]
 

@@ -63,11 +63,7 @@ class Fbeta(Metric):
         Raises:
             ValueError: for a wrong number of inputs, or class counts that do not match.
         """
-        if len(inputs) != 2:
-            raise ValueError(f"For 'Fbeta.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}.")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._pred_and_true("Fbeta", inputs)
         if y_pred.ndim == y.ndim and _check_onehot_data(y):
             y = y.argmax(axis=1)
         class_num = _check_class_num(self, "Fbeta", y_pred)

@@ -103,6 +103,14 @@ class Metric(metaclass=ABCMeta):
                             f"numpy.ndarray, but got {type(data)}.")
         return data
 
+    def _pred_and_true(self, name: str, inputs: tuple, end: str = ".") -> tuple[np.ndarray, np.ndarray]:
+        """The two ``update`` inputs ``(y_pred, y)`` of ``name`` as arrays; MindSpore's error (ending with
+        ``end``) for another number of inputs."""
+        if len(inputs) != 2:
+            raise ValueError(f"For '{name}.update', it needs 2 inputs (predicted value, true value), but got "
+                             f"{len(inputs)}{end}")
+        return self._convert_data(inputs[0]), self._convert_data(inputs[1])
+
     @property
     def indexes(self) -> list | None:
         """The positions of ``update``'s inputs to use (set by :meth:`set_indexes`), or None."""
@@ -204,11 +212,7 @@ class EvaluationBase(Metric):
         """One ``update`` batch ``(y_pred, y)`` as arrays, checked: two inputs (the message ends with ``end``,
         as MindSpore's of ``name`` does), one-hot labels of classification data turned into indices, the
         shapes, the multilabel values and the class count (see :func:`_check_class_num`)."""
-        if len(inputs) != 2:
-            raise ValueError(f"For '{name}.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}{end}")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._pred_and_true(name, inputs, end)
         if self._type == "classification" and y_pred.ndim == y.ndim and _check_onehot_data(y):
             y = y.argmax(axis=1)
         self._check_shape(y_pred, y)

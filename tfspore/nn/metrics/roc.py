@@ -63,11 +63,7 @@ class ROC(Metric):
         Raises:
             ValueError: for a wrong number of inputs, or shapes that do not fit ``class_num`` and ``pos_label``.
         """
-        if len(inputs) != 2:
-            raise ValueError(f"For 'ROC.update', it needs 2 inputs (predicted value, true value), but got "
-                             f"{len(inputs)}")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._pred_and_true("ROC", inputs, "")
         y_pred, y, class_num, pos_label = _precision_recall_curve_update(y_pred, y, self.class_num, self.pos_label)
         self.y_pred = y_pred
         self.y = y

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore._internal import validator
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Adagrad"]
@@ -77,8 +78,5 @@ class Adagrad(Optimizer):
         self.update_slots = update_slots
 
     def construct(self, grads: Sequence[Any]) -> tuple:
-        grads = self._prepare_gradients(grads)
-        lr = self.get_lr()
-        self._increase_global_step()
-        return tuple(_apply_adagrad(param._var, accum._var, self._lr_for(lr, i), grad, self.update_slots)
-                     for i, (param, accum, grad) in enumerate(zip(self._parameters, self.accum, grads)))
+        grads, lr = begin_step(self, grads)
+        return apply_each(self, _apply_adagrad, grads, lr, self.accum, update_slots=self.update_slots)

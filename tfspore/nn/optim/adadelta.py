@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.common.tensor import Tensor
+from tfspore.nn.optim._step import apply_each, begin_step, check_grads_tuple
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Adadelta"]
@@ -83,12 +83,7 @@ class Adadelta(Optimizer):
         self.epsilon = epsilon
 
     def construct(self, grads: Sequence[Any]) -> tuple:
-        if not isinstance(grads, tuple) or not isinstance(grads[0], (Tensor, tf.Tensor)):
-            raise TypeError("For 'Adadelta', the 'grads' must be a tuple of Tensor.")
-        grads = self._prepare_gradients(grads)
-        lr = self.get_lr()
-        self._increase_global_step()
-        return tuple(_apply_adadelta(param._var, accum._var, accum_update._var, self._lr_for(lr, i), self.rho,
-                                     self.epsilon, grad)
-                     for i, (param, accum, accum_update, grad) in enumerate(
-                         zip(self.parameters, self.accum, self.accum_update, grads)))
+        check_grads_tuple(grads, "Adadelta", "grads")
+        grads, lr = begin_step(self, grads)
+        return apply_each(self, _apply_adadelta, grads, lr, self.accum, self.accum_update, rho=self.rho,
+                          epsilon=self.epsilon)

@@ -32,6 +32,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
@@ -87,9 +88,36 @@ def apply_adam(var: tf.Variable, m: tf.Variable, v: tf.Variable, vhat: tf.Variab
     return success_flag(ops)
 
 
-def _bias_corrected_lr(lr: tf.Tensor, beta1_power: tf.Tensor, beta2_power: tf.Tensor) -> tf.Tensor:
+def apply_bias_corrected_adam(var: tf.Variable, m: tf.Variable, v: tf.Variable, vhat: tf.Variable | None,
+                              lr: tf.Tensor, grad: Any, beta1_power: tf.Tensor, beta2_power: tf.Tensor,
+                              **kwargs: Any) -> Any:
+    """:func:`apply_adam` with ``lr * sqrt(1 - beta2_power) / (1 - beta1_power)`` as its learning rate
+    (``Adam``, ``AdamOffload``, ``LazyAdam``); ``kwargs`` are apply_adam's ``beta1`` to ``use_nesterov``."""
     one = tf.constant(1.0, tf.float32)
-    return lr * tf.sqrt(one - beta2_power) / (one - beta1_power)
+    new_lr = lr * tf.sqrt(one - beta2_power) / (one - beta1_power)
+    return apply_adam(var, m, v, vhat, new_lr, grad=grad, **kwargs)
+
+
+def advance_powers(*powers: tuple[Parameter, float]) -> list[tf.Tensor]:
+    """Multiply each ``(beta_power, beta)`` Parameter by its beta in place and return the new values as scalars."""
+    new = [power._var * tf.constant(beta, tf.float32) for power, beta in powers]
+    for (power, _), value in zip(powers, new):
+        power._var.assign(value, read_value=False)
+    return [tf.reshape(value, []) for value in new]
+
+
+def _apply_adam_weight_decay(var: tf.Variable, m: tf.Variable, v: tf.Variable, lr: tf.Tensor, grad: Any,
+                             beta1: float, beta2: float, eps: float, weight_decay: tf.Tensor) -> Any:
+    dt = var.dtype
+    g = cast_tf(grad, dt)
+    one = tf.constant(1.0, dt)
+    b1, b2, e = tf.constant(beta1, dt), tf.constant(beta2, dt), tf.constant(eps, dt)
+    m_new = m + (g - m) * (one - b1)
+    v_new = v + (g * g - v) * (one - b2)
+    update = m_new / (tf.sqrt(v_new) + e) + cast_tf(weight_decay, dt) * var
+    ops = [m.assign(m_new, read_value=False), v.assign(v_new, read_value=False),
+           var.assign_sub(cast_tf(lr, dt) * update, read_value=False)]
+    return success_flag(ops)
 
 
 class Adam(Optimizer):
@@ -167,24 +195,11 @@ class Adam(Optimizer):
         self._is_device = not use_offload
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients = self.decay_weight(gradients)
-        if not self.use_offload:
-            gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lr = self.get_lr()
-        self._increase_global_step()
-        b1p_var, b2p_var = self.beta1_power._var, self.beta2_power._var
-        beta1_power = b1p_var * tf.constant(self._beta1, tf.float32)
-        beta2_power = b2p_var * tf.constant(self._beta2, tf.float32)
-        b1p_var.assign(beta1_power, read_value=False)
-        b2p_var.assign(beta2_power, read_value=False)
-        success = []
-        for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moment1, self.moment2, gradients)):
-            vhat = self.vhat[i]._var if self.use_amsgrad else None
-            new_lr = _bias_corrected_lr(self._lr_for(lr, i), beta1_power, beta2_power)
-            success.append(apply_adam(param._var, m._var, v._var, vhat, new_lr, self._beta1, self._beta2,
-                                      self._eps, grad, self.use_nesterov))
-        return tuple(success)
+        gradients, lr = begin_step(self, gradients, centralize=not self.use_offload)
+        beta1_power, beta2_power = advance_powers((self.beta1_power, self._beta1), (self.beta2_power, self._beta2))
+        return apply_each(self, apply_bias_corrected_adam, gradients, lr, self.moment1, self.moment2,
+                          self.vhat if self.use_amsgrad else None, beta1_power=beta1_power, beta2_power=beta2_power,
+                          beta1=self._beta1, beta2=self._beta2, eps=self._eps, use_nesterov=self.use_nesterov)
 
     @Optimizer.target.setter
     def target(self, value: str) -> None:
@@ -242,21 +257,8 @@ class AdamWeightDecay(Optimizer):
         weight_decay = self.get_weight_decay()
         lr = self.get_lr()
         self._increase_global_step()
-        success = []
-        for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moments1, self.moments2, gradients)):
-            var, m_var, v_var = param._var, m._var, v._var
-            dt = var.dtype
-            g = cast_tf(grad, dt)
-            one = tf.constant(1.0, dt)
-            b1, b2, e = tf.constant(self._beta1, dt), tf.constant(self._beta2, dt), tf.constant(self._eps, dt)
-            wd = cast_tf(self._weight_decay_for(weight_decay, i), dt)
-            m_new = m_var + (g - m_var) * (one - b1)
-            v_new = v_var + (g * g - v_var) * (one - b2)
-            update = m_new / (tf.sqrt(v_new) + e) + wd * var
-            ops = [m_var.assign(m_new, read_value=False), v_var.assign(v_new, read_value=False),
-                   var.assign_sub(cast_tf(self._lr_for(lr, i), dt) * update, read_value=False)]
-            success.append(success_flag(ops))
-        return tuple(success)
+        return apply_each(self, _apply_adam_weight_decay, gradients, lr, self.moments1, self.moments2,
+                          weight_decay=weight_decay, beta1=self._beta1, beta2=self._beta2, eps=self._eps)
 
 
 class AdamOffload(Optimizer):
@@ -303,20 +305,9 @@ class AdamOffload(Optimizer):
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients = self.decay_weight(gradients)
-        gradients = self.scale_grad(gradients)
-        lr = self.get_lr()
-        self._increase_global_step()
-        b1p_var, b2p_var = self.beta1_power._var, self.beta2_power._var
-        beta1_power = b1p_var * tf.constant(self._beta1, tf.float32)
-        beta2_power = b2p_var * tf.constant(self._beta2, tf.float32)
-        b1p_var.assign(beta1_power, read_value=False)
-        b2p_var.assign(beta2_power, read_value=False)
-        success = []
-        for i, (param, m, v, grad) in enumerate(zip(self._parameters, self.moment1, self.moment2, gradients)):
-            new_lr = _bias_corrected_lr(self._lr_for(lr, i), tf.reshape(beta1_power, []),
-                                        tf.reshape(beta2_power, []))
-            success.append(apply_adam(param._var, m._var, v._var, None, new_lr, self._beta1, self._beta2,
-                                      self._eps, grad, self.use_nesterov))
-        return tuple(success)
+        gradients, lr = begin_step(self, gradients, centralize=False)
+        beta1_power, beta2_power = advance_powers((self.beta1_power, self._beta1), (self.beta2_power, self._beta2))
+        return apply_each(self, apply_bias_corrected_adam, gradients, lr, self.moment1, self.moment2, None,
+                          beta1_power=beta1_power, beta2_power=beta2_power, beta1=self._beta1, beta2=self._beta2,
+                          eps=self._eps, use_nesterov=self.use_nesterov)
 

@@ -22,7 +22,8 @@ from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.adam import check_betas_eps
+from tfspore.nn.optim.adam import advance_powers, check_betas_eps
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["AdaMax"]
@@ -82,14 +83,7 @@ class AdaMax(Optimizer):
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients = self._prepare_gradients(gradients)
-        lr = self.get_lr()
-        self._increase_global_step()
-        b1p_var = self.beta1_power._var
-        beta1_power = b1p_var * tf.constant(self._beta1, tf.float32)
-        b1p_var.assign(beta1_power, read_value=False)
-        beta1_power = tf.reshape(beta1_power, [])
-        return tuple(_apply_ada_max(param._var, m._var, v._var, beta1_power, self._lr_for(lr, i), self._beta1,
-                                    self._beta2, self._eps, grad)
-                     for i, (param, m, v, grad) in enumerate(
-                         zip(self._parameters, self.moment1, self.moment2, gradients)))
+        gradients, lr = begin_step(self, gradients)
+        beta1_power, = advance_powers((self.beta1_power, self._beta1))
+        return apply_each(self, _apply_ada_max, gradients, lr, self.moment1, self.moment2, beta1_power=beta1_power,
+                          beta1=self._beta1, beta2=self._beta2, eps=self._eps)

@@ -26,9 +26,25 @@ from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter, ParameterTuple
 from tfspore.common.tensor import Tensor
+from tfspore.nn.optim._step import apply_each, check_grads_tuple
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["ASGD"]
+
+
+def _apply_asgd(var: tf.Variable, mu: tf.Variable, eta: tf.Variable, ax: tf.Variable, lr: tf.Tensor, grad: Any,
+                step: tf.Tensor, lambd: float, alpha: float, t0: float) -> Any:
+    lr = tf.reshape(lr, [])
+    eta_now = tf.where(tf.equal(step, 1.0), lr, tf.convert_to_tensor(eta))
+    new_param = cast_tf(var, tf.float32) * (1.0 - lambd * eta_now) - eta_now * cast_tf(grad, tf.float32)
+    mu_now = tf.convert_to_tensor(mu)
+    ax_f = cast_tf(ax, tf.float32)
+    new_ax = tf.where(tf.not_equal(mu_now, 1.0), ax_f + (new_param - ax_f) * mu_now, new_param)
+    ops = [var.assign(cast_tf(new_param, var.dtype), read_value=False),
+           ax.assign(cast_tf(new_ax, ax.dtype), read_value=False),
+           eta.assign(lr / tf.pow(1.0 + lambd * lr * step, alpha), read_value=False),
+           mu.assign(1.0 / tf.maximum(1.0, step - t0), read_value=False)]
+    return success_flag(ops)
 
 
 class ASGD(Optimizer):
@@ -71,23 +87,9 @@ class ASGD(Optimizer):
         self.ax = self.parameters.clone(prefix="ax_", init="zeros")
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        if not isinstance(gradients, tuple) or not isinstance(gradients[0], (Tensor, tf.Tensor)):
-            raise TypeError("For 'ASGD', the 'gradients' must be a tuple of Tensor.")
+        check_grads_tuple(gradients, "ASGD", "gradients")
         gradients = self._prepare_gradients(gradients)
-        lrs = self.get_lr()
+        lr = self.get_lr()
         step = tf.cast(self._increased_step(), tf.float32)
-        flags = []
-        for i, (param, mu, eta, ax, grad) in enumerate(zip(self.parameters, self.mu, self.eta, self.ax, gradients)):
-            var = param._var
-            lr = tf.reshape(self._lr_for(lrs, i), [])
-            eta_now = tf.where(tf.equal(step, 1.0), lr, tf.convert_to_tensor(eta._var))
-            new_param = cast_tf(var, tf.float32) * (1.0 - self.lambd * eta_now) - eta_now * cast_tf(grad, tf.float32)
-            mu_now = tf.convert_to_tensor(mu._var)
-            ax_f = cast_tf(ax._var, tf.float32)
-            new_ax = tf.where(tf.not_equal(mu_now, 1.0), ax_f + (new_param - ax_f) * mu_now, new_param)
-            ops = [var.assign(cast_tf(new_param, var.dtype), read_value=False),
-                   ax._var.assign(cast_tf(new_ax, ax._var.dtype), read_value=False),
-                   eta._var.assign(lr / tf.pow(1.0 + self.lambd * lr * step, self.alpha), read_value=False),
-                   mu._var.assign(1.0 / tf.maximum(1.0, step - self.t0), read_value=False)]
-            flags.append(success_flag(ops))
-        return tuple(flags)
+        return apply_each(self, _apply_asgd, gradients, lr, self.mu, self.eta, self.ax, step=step, lambd=self.lambd,
+                          alpha=self.alpha, t0=self.t0)

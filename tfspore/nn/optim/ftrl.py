@@ -22,6 +22,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore._internal import validator
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["FTRL"]
@@ -113,13 +114,9 @@ class FTRL(Optimizer):
         self.use_locking = use_locking
 
     def construct(self, grads: Sequence[Any]) -> tuple:
-        grads = self._prepare_gradients(grads)
-        lr = self.get_lr()
-        self._increase_global_step()
-        return tuple(_apply_ftrl(param._var, moment._var, linear._var, grad, self._lr_for(lr, i), self.l1, self.l2,
-                                 self.lr_power)
-                     for i, (param, moment, linear, grad) in enumerate(
-                         zip(self._parameters, self.moments, self.linear, grads)))
+        grads, lr = begin_step(self, grads)
+        return apply_each(self, _apply_ftrl, grads, lr, self.moments, self.linear, l1=self.l1, l2=self.l2,
+                          lr_power=self.lr_power)
 
     @Optimizer.target.setter
     def target(self, value: str) -> None:

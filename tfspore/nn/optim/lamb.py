@@ -24,6 +24,7 @@ import tensorflow as tf
 
 from tfspore.common.tensor import Tensor
 from tfspore.nn.optim.adam import check_betas_eps
+from tfspore.nn.optim._step import apply_each
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Lamb"]
@@ -106,8 +107,5 @@ class Lamb(Optimizer):
         self._increase_global_step()
         gradients = self.gradients_centralization(gradients)
         step = tf.cast(tf.reshape(self.global_step._var, []), tf.float32)
-        success = []
-        for i, (param, m, v, grad) in enumerate(zip(self.params, self.moments1, self.moments2, gradients)):
-            success.append(_apply_lamb(param._var, m._var, v._var, self._lr_for(lr, i), self._beta1, self._beta2,
-                                       self._eps, self._weight_decay_for(weight_decay, i), step, grad))
-        return tuple(success)
+        return apply_each(self, _apply_lamb, gradients, lr, self.moments1, self.moments2, weight_decay=weight_decay,
+                          beta1=self._beta1, beta2=self._beta2, eps=self._eps, step=step)

@@ -121,18 +121,9 @@ class LARS(Optimizer):
         optimizer.reciprocal_scale = 1.0
         optimizer.exec_weight_decay = False
 
-    def _get_lr(self) -> Any:
-        """The wrapped optimizer's learning rate of this step (a tuple per parameter when grouped)."""
-        lr = self.origin_learning_rate
-        if self.dynamic_lr:
-            if self.is_group_lr:
-                return tuple(_wrap(tf.reshape(to_tf(cell(self.global_step)), [])) for cell in self.origin_learning_rate)
-            return _wrap(tf.reshape(to_tf(self.origin_learning_rate(self.global_step)), []))
-        return lr
-
     def construct(self, gradients: Sequence[Any]) -> Any:
         params = self.parameters
-        lr = self._get_lr() if self.use_clip else self.learning_rate
+        lr = self._lr_of_step(self.origin_learning_rate) if self.use_clip else self.learning_rate
         weight_decay = self.get_weight_decay()
         if self.need_scale:
             gradients = tuple(_wrap(to_tf(g) * tf.cast(self.reciprocal_scale, to_tf(g).dtype)) for g in gradients)

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import tensorflow as tf
-
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.initializer import initializer
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.adam import apply_adam, _bias_corrected_lr
+from tfspore.nn.optim.adam import advance_powers, apply_bias_corrected_adam
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["LazyAdam"]
@@ -87,20 +86,11 @@ class LazyAdam(Optimizer):
         self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients = self._prepare_gradients(gradients)
-        lr = self.get_lr()
-        self._increase_global_step()
-        b1p_var, b2p_var = self.beta1_power._var, self.beta2_power._var
-        beta1_power = b1p_var * tf.constant(self._beta1, tf.float32)
-        beta2_power = b2p_var * tf.constant(self._beta2, tf.float32)
-        b1p_var.assign(beta1_power, read_value=False)
-        b2p_var.assign(beta2_power, read_value=False)
-        beta1_power, beta2_power = tf.reshape(beta1_power, []), tf.reshape(beta2_power, [])
-        return tuple(apply_adam(param._var, m._var, v._var, None,
-                                _bias_corrected_lr(self._lr_for(lr, i), beta1_power, beta2_power), self._beta1,
-                                self._beta2, self._eps, grad, self.use_nesterov)
-                     for i, (param, m, v, grad) in enumerate(
-                         zip(self._parameters, self.moment1, self.moment2, gradients)))
+        gradients, lr = begin_step(self, gradients)
+        beta1_power, beta2_power = advance_powers((self.beta1_power, self._beta1), (self.beta2_power, self._beta2))
+        return apply_each(self, apply_bias_corrected_adam, gradients, lr, self.moment1, self.moment2, None,
+                          beta1_power=beta1_power, beta2_power=beta2_power, beta1=self._beta1, beta2=self._beta2,
+                          eps=self._eps, use_nesterov=self.use_nesterov)
 
     @Optimizer.target.setter
     def target(self, value: str) -> None:

@@ -21,6 +21,7 @@ from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, success_flag, to_tf, opt_init_args_register
 
 __all__ = ["Momentum"]
@@ -38,9 +39,10 @@ def _fusable(var: Any, accum: Any) -> bool:
                for v in (var, accum))
 
 
-def _apply_momentum(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: tf.Tensor, momentum: tf.Tensor,
+def _apply_momentum(var: tf.Variable, accum: tf.Variable, lr: tf.Tensor, grad: Any, momentum: tf.Tensor,
                     use_nesterov: bool) -> Any:
     dt = var.dtype
+    grad = to_tf(grad)
     grad = tf.cast(grad, dt) if grad.dtype != dt else grad
     lr = tf.cast(lr, dt)
     momentum = tf.cast(momentum, dt)
@@ -101,14 +103,6 @@ class Momentum(Optimizer):
         self.moments = self.params.clone(prefix="moments", init="zeros")
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lr = self.get_lr()
-        self._increase_global_step()
-        momentum = to_tf(self.momentum)
-        success = []
-        for i, (param, moment, grad) in enumerate(zip(self._parameters, self.moments, gradients)):
-            success.append(_apply_momentum(param._var, moment._var, self._lr_for(lr, i), to_tf(grad), momentum,
-                                           self.use_nesterov))
-        return tuple(success)
+        gradients, lr = begin_step(self, gradients)
+        return apply_each(self, _apply_momentum, gradients, lr, self.moments, momentum=to_tf(self.momentum),
+                          use_nesterov=self.use_nesterov)

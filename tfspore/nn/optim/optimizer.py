@@ -513,12 +513,15 @@ class Optimizer(Cell):
 
     def get_lr(self) -> Any:
         """The learning rate of this step (a tuple per parameter with grouped learning rates)."""
-        lr = self.learning_rate
+        return self._lr_of_step(self.learning_rate)
+
+    def _lr_of_step(self, learning_rate: Any) -> Any:
+        """``learning_rate`` (this optimizer's or, for LARS, the wrapped one's) at this step."""
         if self.dynamic_lr:
             if self.is_group_lr:
-                return tuple(_wrap(tf.reshape(to_tf(cell(self.global_step)), [])) for cell in self.learning_rate)
-            return _wrap(tf.reshape(to_tf(self.learning_rate(self.global_step)), []))
-        return lr
+                return tuple(_wrap(tf.reshape(to_tf(cell(self.global_step)), [])) for cell in learning_rate)
+            return _wrap(tf.reshape(to_tf(learning_rate(self.global_step)), []))
+        return learning_rate
 
     def get_lr_parameter(self, param: Parameter | list) -> Any:
         """The learning-rate Parameter (or schedule) used for ``param`` (or each of a list).
@@ -563,10 +566,12 @@ class Optimizer(Cell):
         wd = weight_decay[index] if self.is_group else weight_decay
         return tf.reshape(tf.cast(to_tf(wd), tf.float32), [])
 
-    def _prepare_gradients(self, gradients: Sequence[Any]) -> tuple:
-        """Weight decay, gradient centralization and loss-scale division, in MindSpore's order."""
+    def _prepare_gradients(self, gradients: Sequence[Any], centralize: bool = True) -> tuple:
+        """Weight decay, gradient centralization (unless ``centralize`` is False) and loss-scale
+        division, in MindSpore's order."""
         gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
+        if centralize:
+            gradients = self.gradients_centralization(gradients)
         return self.scale_grad(gradients)
 
     def _increase_global_step(self) -> Any:

@@ -22,6 +22,7 @@ import tensorflow as tf
 from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.tensor import Tensor
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["ProximalAdagrad"]
@@ -90,11 +91,8 @@ class ProximalAdagrad(Optimizer):
         self.use_locking = use_locking
 
     def construct(self, grads: Sequence[Any]) -> tuple:
-        grads = self._prepare_gradients(grads)
-        lr = self.get_lr()
-        self._increase_global_step()
-        return tuple(_apply_proximal_adagrad(param._var, accum._var, self._lr_for(lr, i), self._l1, self._l2, grad)
-                     for i, (param, accum, grad) in enumerate(zip(self._parameters, self.accum, grads)))
+        grads, lr = begin_step(self, grads)
+        return apply_each(self, _apply_proximal_adagrad, grads, lr, self.accum, l1=self._l1, l2=self._l2)
 
     @Optimizer.target.setter
     def target(self, value: str) -> None:

@@ -23,6 +23,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore._internal import validator
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["RMSProp"]
@@ -99,12 +100,6 @@ class RMSProp(Optimizer):
         self.decay = decay
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients = self._prepare_gradients(gradients)
-        lr = self.get_lr()
-        self._increase_global_step()
-        success = []
-        for i, (param, ms, mom, grad) in enumerate(zip(self._parameters, self.ms, self.moment, gradients)):
-            mg = self.mg[i]._var if self.centered else None
-            success.append(_apply_rmsprop(param._var, mg, ms._var, mom._var, self._lr_for(lr, i), grad, self.decay,
-                                          self.momentum, self.epsilon))
-        return tuple(success)
+        gradients, lr = begin_step(self, gradients)
+        return apply_each(self, _apply_rmsprop, gradients, lr, self.mg if self.centered else None, self.ms,
+                          self.moment, decay=self.decay, momentum=self.momentum, epsilon=self.epsilon)

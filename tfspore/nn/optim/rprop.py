@@ -22,10 +22,28 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfspore._internal import validator
-from tfspore.common.tensor import Tensor
+from tfspore.nn.optim._step import apply_each, check_grads_tuple
 from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Rprop"]
+
+
+def _apply_rprop(var: tf.Variable, prev: tf.Variable, step_size: tf.Variable, lr: tf.Tensor, grad: Any,
+                 first: tf.Tensor, etaminus: float, etaplus: float, step_size_min: float, step_size_max: float) -> Any:
+    dt = var.dtype if var.dtype in (tf.float16, tf.bfloat16) else tf.float32
+    lr = cast_tf(lr, dt)
+    size = tf.where(first, tf.ones_like(cast_tf(step_size, dt)) * lr, cast_tf(step_size, dt))
+    g = cast_tf(grad, dt)
+    sign = tf.sign(g * cast_tf(prev, dt))
+    factor = tf.where(sign > 0, tf.constant(etaplus, dt),
+                      tf.where(sign < 0, tf.constant(etaminus, dt), tf.constant(1.0, dt)))
+    size = tf.clip_by_value(size * factor, tf.constant(step_size_min, dt), tf.constant(step_size_max, dt))
+    g_update = tf.where(tf.equal(factor, tf.constant(etaminus, dt)), tf.zeros_like(g), g)
+    new_param = cast_tf(var, dt) - tf.sign(g_update) * size
+    ops = [var.assign(cast_tf(new_param, var.dtype), read_value=False),
+           prev.assign(cast_tf(g_update, prev.dtype), read_value=False),
+           step_size.assign(cast_tf(size, step_size.dtype), read_value=False)]
+    return success_flag(ops)
 
 
 class Rprop(Optimizer):
@@ -80,28 +98,10 @@ class Rprop(Optimizer):
         self.step_size = self.parameters.clone(prefix="step_size", init="zeros")
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        if not isinstance(gradients, tuple) or not isinstance(gradients[0], (Tensor, tf.Tensor)):
-            raise TypeError("For 'Rprop', the 'gradients' must be a tuple of Tensor.")
+        check_grads_tuple(gradients, "Rprop", "gradients")
         gradients = self._prepare_gradients(gradients)
         lr = self.get_lr()
         first = tf.equal(self._increased_step(), 1)
-        flags = []
-        for i, (param, prev, step_size, grad) in enumerate(zip(self.parameters, self.prev, self.step_size,
-                                                               gradients)):
-            var = param._var
-            dt = var.dtype if var.dtype in (tf.float16, tf.bfloat16) else tf.float32
-            lr_i = cast_tf(self._lr_for(lr, i), dt)
-            size = tf.where(first, tf.ones_like(cast_tf(step_size._var, dt)) * lr_i, cast_tf(step_size._var, dt))
-            g = cast_tf(grad, dt)
-            sign = tf.sign(g * cast_tf(prev._var, dt))
-            factor = tf.where(sign > 0, tf.constant(self.etaplus, dt),
-                              tf.where(sign < 0, tf.constant(self.etaminus, dt), tf.constant(1.0, dt)))
-            size = tf.clip_by_value(size * factor, tf.constant(self.step_size_min, dt),
-                                    tf.constant(self.step_size_max, dt))
-            g_update = tf.where(tf.equal(factor, tf.constant(self.etaminus, dt)), tf.zeros_like(g), g)
-            new_param = cast_tf(var, dt) - tf.sign(g_update) * size
-            ops = [var.assign(cast_tf(new_param, var.dtype), read_value=False),
-                   prev._var.assign(cast_tf(g_update, prev._var.dtype), read_value=False),
-                   step_size._var.assign(cast_tf(size, step_size._var.dtype), read_value=False)]
-            flags.append(success_flag(ops))
-        return tuple(flags)
+        return apply_each(self, _apply_rprop, gradients, lr, self.prev, self.step_size, first=first,
+                          etaminus=self.etaminus, etaplus=self.etaplus, step_size_min=self.step_size_min,
+                          step_size_max=self.step_size_max)

@@ -22,12 +22,13 @@ from tfspore._internal import validator
 from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
+from tfspore.nn.optim._step import apply_each, begin_step
 from tfspore.nn.optim.optimizer import Optimizer, success_flag, to_tf, opt_init_args_register
 
 __all__ = ["SGD"]
 
 
-def apply_sgd(var: tf.Variable, accum: tf.Variable, stat: tf.Variable, lr: tf.Tensor, grad: tf.Tensor,
+def apply_sgd(var: tf.Variable, accum: tf.Variable, stat: tf.Variable, lr: tf.Tensor, grad: Any,
               momentum: tf.Tensor, dampening: float, nesterov: bool) -> Any:
     """One SGD step of one parameter (the kernel of the module docstring), shared with
     ``tfspore.experimental.optim.SGD``.
@@ -46,6 +47,7 @@ def apply_sgd(var: tf.Variable, accum: tf.Variable, stat: tf.Variable, lr: tf.Te
         MindSpore's success flag (see :func:`~tfspore.nn.optim.optimizer.success_flag`).
     """
     dt = var.dtype
+    grad = to_tf(grad)
     grad = tf.cast(grad, dt) if grad.dtype != dt else grad
     lr = tf.cast(lr, dt)
     m = tf.cast(momentum, dt)
@@ -61,6 +63,15 @@ def apply_sgd(var: tf.Variable, accum: tf.Variable, stat: tf.Variable, lr: tf.Te
            stat.assign(tf.where(positive, tf.zeros_like(stat), stat), read_value=False),
            var.assign_sub(lr * update, read_value=False)]
     return success_flag(ops)
+
+
+def _as_float(value: Any, name: str) -> float:
+    """``value`` as a float (ints are accepted), else MindSpore's TypeError for argument ``name``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, float):
+        raise TypeError(f"For 'SGD', the argument '{name}' must be float type, but got {type(value).__name__}.")
+    return value
 
 
 class SGD(Optimizer):
@@ -96,18 +107,10 @@ class SGD(Optimizer):
     def __init__(self, params: Any, learning_rate: Any = 0.1, momentum: float = 0.0, dampening: float = 0.0,
                  weight_decay: Any = 0.0, nesterov: bool = False, loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        if isinstance(momentum, int) and not isinstance(momentum, bool):
-            momentum = float(momentum)
-        if not isinstance(momentum, float):
-            raise TypeError(f"For 'SGD', the argument 'momentum' must be float type, but got "
-                            f"{type(momentum).__name__}.")
+        momentum = _as_float(momentum, "momentum")
         if momentum < 0.0:
             raise ValueError(f"For 'SGD', the argument 'momentum' must be at least 0.0, but got {momentum}.")
-        if isinstance(dampening, int) and not isinstance(dampening, bool):
-            dampening = float(dampening)
-        if not isinstance(dampening, float):
-            raise TypeError(f"For 'SGD', the argument 'dampening' must be float type, but got "
-                            f"{type(dampening).__name__}.")
+        dampening = _as_float(dampening, "dampening")
         if dampening < 0.0:
             raise ValueError(f"For 'SGD', the argument 'dampening' must be at least 0.0, but got 'dampening' "
                              f"{dampening}")
@@ -125,14 +128,6 @@ class SGD(Optimizer):
         self.stat = self._parameters.clone(prefix="stat", init="ones")
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients = self.decay_weight(gradients)
-        gradients = self.gradients_centralization(gradients)
-        gradients = self.scale_grad(gradients)
-        lr = self.get_lr()
-        self._increase_global_step()
-        momentum = to_tf(self.momentum)
-        success = []
-        for i, (param, accum, stat, grad) in enumerate(zip(self._parameters, self.accum, self.stat, gradients)):
-            success.append(apply_sgd(param._var, accum._var, stat._var, self._lr_for(lr, i), to_tf(grad), momentum,
-                                     self.dampening, self.nesterov))
-        return tuple(success)
+        gradients, lr = begin_step(self, gradients)
+        return apply_each(self, apply_sgd, gradients, lr, self.accum, self.stat, momentum=to_tf(self.momentum),
+                          dampening=self.dampening, nesterov=self.nesterov)

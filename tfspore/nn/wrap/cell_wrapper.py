@@ -357,10 +357,27 @@ def _micro_slices(inputs: tuple, n: int, i: int) -> tuple:
     return tuple(out)
 
 
-def _add(total: Any, value: Any) -> Any:
-    if total is None:
-        return value
-    return tf.nest.map_structure(lambda a, b: _wrap(to_tf(a) + to_tf(b)), total, value)
+def _sum_micro_batches(network: Cell, inputs: tuple, n: int) -> Any:
+    """Run ``network`` on each of the ``n`` micro-batches of ``inputs`` and add the outputs (nest-wise)."""
+    total = None
+    for i in range(n):
+        value = network(*_micro_slices(inputs, n, i))
+        total = value if total is None else tf.nest.map_structure(lambda a, b: _wrap(to_tf(a) + to_tf(b)), total,
+                                                                  value)
+    return total
+
+
+def _check_micro_args(cls_name: str, network: Any, micro_size: Any) -> None:
+    """MindSpore's checks of the ``network`` and ``micro_size`` of a micro-batch wrapper."""
+    if not isinstance(network, Cell):
+        raise TypeError(f"For '{cls_name}', the argument 'network' must cell type, but got the type : "
+                        f"{type(network)}.")
+    if isinstance(micro_size, bool) or not isinstance(micro_size, int):
+        raise TypeError(f"For '{cls_name}', the argument 'micro_size' must be integer, but got the type : "
+                        f"{type(micro_size)}.")
+    if micro_size <= 0:
+        raise ValueError(f"For '{cls_name}', the argument 'micro_size' must be large than 0, but got "
+                         f"{micro_size}.")
 
 
 class MicroBatchInterleaved(Cell):
@@ -392,10 +409,7 @@ class MicroBatchInterleaved(Cell):
         self._get_attr_from_cell(network)
 
     def construct(self, *inputs: Any) -> Any:
-        total = None
-        for i in range(self.interleave_num):
-            total = _add(total, self.network(*_micro_slices(inputs, self.interleave_num, i)))
-        return total
+        return _sum_micro_batches(self.network, inputs, self.interleave_num)
 
 
 class PipelineCell(Cell):
@@ -419,15 +433,7 @@ class PipelineCell(Cell):
     def __init__(self, network: Cell, micro_size: int, stage_config: dict | None = None,
                  segment_config: dict | None = None) -> None:
         super().__init__(auto_prefix=False)
-        if not isinstance(network, Cell):
-            raise TypeError(f"For 'PipelineCell', the argument 'network' must cell type, but got the type : "
-                            f"{type(network)}.")
-        if isinstance(micro_size, bool) or not isinstance(micro_size, int):
-            raise TypeError(f"For 'PipelineCell', the argument 'micro_size' must be integer, but got the type : "
-                            f"{type(micro_size)}.")
-        if micro_size <= 0:
-            raise ValueError(f"For 'PipelineCell', the argument 'micro_size' must be large than 0, but got "
-                             f"{micro_size}.")
+        _check_micro_args("PipelineCell", network, micro_size)
         self.network = network
         self.micro_size = micro_size
         self.segment_config = segment_config
@@ -438,10 +444,7 @@ class PipelineCell(Cell):
                     cell.pipeline_stage = stage_config[name]
 
     def construct(self, *inputs: Any) -> Any:
-        total = None
-        for i in range(self.micro_size):
-            total = _add(total, self.network(*_micro_slices(inputs, self.micro_size, i)))
-        return total
+        return _sum_micro_batches(self.network, inputs, self.micro_size)
 
 
 class ParameterUpdate(Cell):
@@ -499,21 +502,10 @@ class GradAccumulationCell(Cell):
 
     def __init__(self, network: Cell, micro_size: int) -> None:
         super().__init__(auto_prefix=False)
-        if not isinstance(network, Cell):
-            raise TypeError(f"For 'GradAccumulationCell', the argument 'network' must cell type, but got the type : "
-                            f"{type(network)}.")
-        if isinstance(micro_size, bool) or not isinstance(micro_size, int):
-            raise TypeError(f"For 'GradAccumulationCell', the argument 'micro_size' must be integer, but got the "
-                            f"type : {type(micro_size)}.")
-        if micro_size <= 0:
-            raise ValueError(f"For 'GradAccumulationCell', the argument 'micro_size' must be large than 0, but got "
-                             f"{micro_size}.")
+        _check_micro_args("GradAccumulationCell", network, micro_size)
         self.network = network
         self.micro_size = micro_size
         self._get_attr_from_cell(network)
 
     def construct(self, *inputs: Any) -> Any:
-        total = None
-        for i in range(self.micro_size):
-            total = _add(total, self.network(*_micro_slices(inputs, self.micro_size, i)))
-        return total
+        return _sum_micro_batches(self.network, inputs, self.micro_size)

@@ -15,6 +15,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator as V
+from tfspore._internal.norms import max_min_count_norm
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.ops.function.kernel_dtype import fast_matmul
@@ -30,13 +31,10 @@ _builtin_max, _builtin_min = builtins.max, builtins.min
 
 # ---------------------------------------------------------------------------- norms and comparisons
 def _vector_norm(t: tf.Tensor, ord_: Any, axis: list, keep: bool) -> tf.Tensor:
+    out = max_min_count_norm(t, ord_, axis, keep)
+    if out is not None:
+        return out
     a = tf.abs(t)
-    if ord_ == math.inf:
-        return tf.reduce_max(a, axis=axis, keepdims=keep)
-    if ord_ == -math.inf:
-        return tf.reduce_min(a, axis=axis, keepdims=keep)
-    if ord_ == 0:
-        return tf.reduce_sum(tf.cast(tf.not_equal(t, 0), t.dtype), axis=axis, keepdims=keep)
     if ord_ == 1:
         return tf.reduce_sum(a, axis=axis, keepdims=keep)
     if ord_ == 2:

@@ -25,7 +25,11 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------- losses
-def _reduce_loss(x: tf.Tensor, reduction: str) -> tf.Tensor:
+def reduce_by(x: tf.Tensor, reduction: str) -> tf.Tensor:
+    """``x`` averaged (``'mean'``) or summed (``'sum'``) in its own dtype; ``x`` itself for ``'none'``.
+
+    Shared with the loss Cells of ``nn`` (not in ``__all__``: not a MindSpore function).
+    """
     if reduction == "mean":
         return tf.reduce_mean(x)
     if reduction == "sum":
@@ -38,7 +42,7 @@ def _weighted_reduce(x: tf.Tensor, reduction: str, weights: Any = None) -> tf.Te
     xf = tf.cast(x, tf.float32)
     if weights is not None:
         xf = xf * tf.cast(weights, tf.float32)
-    return tf.cast(_reduce_loss(xf, reduction), dt)
+    return tf.cast(reduce_by(xf, reduction), dt)
 
 
 def mse_loss(input: Any, target: Any, reduction: str = "mean") -> Tensor:  # noqa: A002
@@ -83,7 +87,7 @@ def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None
         loss = (1 - z) * x + softplus_neg
     if weight is not None:
         loss = loss * to_tf(weight, "binary_cross_entropy_with_logits", "weight", x.dtype)
-    return _wrap(_reduce_loss(loss, reduction))
+    return _wrap(reduce_by(loss, reduction))
 
 
 def binary_cross_entropy(input: Any, target: Any, weight: Any = None, reduction: str = "mean") -> Tensor:  # noqa: A002
@@ -96,7 +100,7 @@ def binary_cross_entropy(input: Any, target: Any, weight: Any = None, reduction:
     loss = -(y * tf.math.log(tf.maximum(x, eps)) + (1 - y) * tf.math.log(tf.maximum(1 - x, eps)))
     if weight is not None:
         loss = loss * to_tf(weight, "binary_cross_entropy", "weight", x.dtype)
-    return _wrap(_reduce_loss(loss, reduction))
+    return _wrap(reduce_by(loss, reduction))
 
 
 def kl_div(logits: Any, labels: Any, reduction: str = "mean", log_target: bool = False) -> Tensor:
@@ -110,7 +114,7 @@ def kl_div(logits: Any, labels: Any, reduction: str = "mean", log_target: bool =
         loss = tf.where(y > 0, y * (tf.math.log(tf.where(y > 0, y, tf.ones_like(y))) - x), -y * x * 0)
     if reduction == "batchmean":
         return _wrap(tf.reduce_sum(loss) / tf.cast(tf.shape(x)[0], x.dtype))
-    return _wrap(_reduce_loss(loss, reduction))
+    return _wrap(reduce_by(loss, reduction))
 
 
 def _nll_core(logp: tf.Tensor, target: tf.Tensor, weight: tf.Tensor | None, ignore_index: int | None,
@@ -230,7 +234,7 @@ def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: float =
     eps = tf.cast(1e-12, a.dtype)
     cos = tf.reduce_sum(a * b, -1) / tf.sqrt(tf.reduce_sum(a * a, -1) * tf.reduce_sum(b * b, -1) + eps)
     loss = tf.where(y > 0, 1 - cos, tf.maximum(tf.zeros_like(cos), cos - margin))
-    return _wrap(_reduce_loss(loss, reduction))
+    return _wrap(reduce_by(loss, reduction))
 
 
 def softmax_cross_entropy(logits: Any, labels: Any) -> tuple:

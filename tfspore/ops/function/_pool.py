@@ -51,6 +51,21 @@ def _check_4d(op: str, x: tf.Tensor) -> tuple[int, int]:
     return h, w
 
 
+def _batched_nchw(op: str, x: Any, arg: str) -> tuple[tf.Tensor, bool, int, int]:
+    """``x`` as a 4-D NCHW tensor, whether it was 3-D (CHW), and its static height and width."""
+    t = to_tf(x, op, arg)
+    squeeze = t.shape.rank == 3
+    h, w = _check_4d(op, t)
+    return (t[None] if squeeze else t), squeeze, h, w
+
+
+def _pads(n: int, out: int, k: int, s: int, p: int, d: int = 1) -> tuple[int, int]:
+    """The (start, end) padding of a length-``n`` axis: ``p`` before, and after it what the last of
+    ``out`` windows needs beyond ``p`` (windows of ``k`` taps ``d`` apart, ``s`` apart)."""
+    need = (out - 1) * s + d * (k - 1) + 1
+    return p, max(need - n - p, 0)
+
+
 def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                return_indices: bool = False, ceil_mode: bool = False) -> Any:
     """2-D max pooling of an NCHW (or CHW) tensor, with PyTorch-style padding, dilation and ceil mode.
@@ -67,11 +82,7 @@ def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, d
     Returns:
         Tensor, or (Tensor, Tensor) with ``return_indices``.
     """
-    t = to_tf(x, "max_pool2d", "x")
-    squeeze = t.shape.rank == 3
-    h, w = _check_4d("max_pool2d", t)
-    if squeeze:
-        t = t[None]
+    t, squeeze, h, w = _batched_nchw("max_pool2d", x, "x")
     k = positive_pair("max_pool2d", "kernel_size", kernel_size, False)
     s = k if stride is None else positive_pair("max_pool2d", "stride", stride, False)
     p = pair("max_pool2d", "padding", padding, False)
@@ -84,10 +95,8 @@ def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, d
     if oh <= 0 or ow <= 0:
         raise ValueError(f"For 'max_pool2d', the output size ({oh}, {ow}) must be positive; the input ({h}, {w}) is "
                          f"too small for kernel_size={kernel_size!r}.")
-    need_h = (oh - 1) * s[0] + d[0] * (k[0] - 1) + 1
-    need_w = (ow - 1) * s[1] + d[1] * (k[1] - 1) + 1
-    ph = (p[0], max(need_h - h - p[0], 0))
-    pw = (p[1], max(need_w - w - p[1], 0))
+    ph = _pads(h, oh, k[0], s[0], p[0], d[0])
+    pw = _pads(w, ow, k[1], s[1], p[1], d[1])
     low = _lowest(t.dtype)
     tp = tf.pad(t, [[0, 0], [0, 0], list(ph), list(pw)], constant_values=low) if any(ph + pw) else t
     if d == (1, 1) and not return_indices:
@@ -141,11 +150,7 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
     Returns:
         Tensor: the pooled tensor.
     """
-    t = to_tf(input_x, "avg_pool2d", "input_x")
-    squeeze = t.shape.rank == 3
-    h, w = _check_4d("avg_pool2d", t)
-    if squeeze:
-        t = t[None]
+    t, squeeze, h, w = _batched_nchw("avg_pool2d", input_x, "input_x")
     k = positive_pair("avg_pool2d", "kernel_size", kernel_size, False)
     s = positive_pair("avg_pool2d", "stride", stride, False)
     if isinstance(padding, (tuple, list)) and len(padding) == 4:
@@ -157,9 +162,8 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
     V.check_int(divisor_override, "divisor_override", "avg_pool2d")
     oh = pooled_length(h, k[0], s[0], p[0], ceil_mode=ceil_mode)
     ow = pooled_length(w, k[1], s[1], p[1], ceil_mode=ceil_mode)
-    need_h, need_w = (oh - 1) * s[0] + k[0], (ow - 1) * s[1] + k[1]
-    ph = (p[0], max(need_h - h - p[0], 0))
-    pw = (p[1], max(need_w - w - p[1], 0))
+    ph = _pads(h, oh, k[0], s[0], p[0])
+    pw = _pads(w, ow, k[1], s[1], p[1])
     xt = to_float(t)
     tp = tf.pad(xt, [[0, 0], [0, 0], list(ph), list(pw)]) if any(ph + pw) else xt
     sums = _pool_nchw("avg", tp, k, s, "VALID")[:, :, :oh, :ow] * float(k[0] * k[1])

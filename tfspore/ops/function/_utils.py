@@ -48,23 +48,22 @@ def tf_dtype(dtype: Any, op: str, arg: str = "dtype") -> tf.DType:
     return mstype.as_ms_dtype(dtype, op, arg).tf_dtype
 
 
-def rank_of(t: tf.Tensor) -> int | None:
-    """The static rank, or None."""
-    return t.shape.rank
-
-
 def static_shape(t: tf.Tensor) -> list:
     """The static shape as a list (None for unknown dims)."""
     return t.shape.as_list() if t.shape.rank is not None else None
 
 
-def dims(t: tf.Tensor) -> list:
-    """Dimensions as python ints where known statically, scalar tensors otherwise."""
-    shp = t.shape.as_list()
-    if all(d is not None for d in shp):
-        return shp
-    dyn = tf.shape(t)
-    return [d if d is not None else dyn[i] for i, d in enumerate(shp)]
+def arg_extreme(fn: Any, api: str, x: Any, axis: int | None, axis_name: str, keep: bool,
+                out_type: tf.DType) -> tf.Tensor:
+    """``fn`` (``tf.argmax`` or ``tf.argmin``) of ``x`` along ``axis`` (of the flattened tensor when None),
+    with the reduced axis kept as length 1 when ``keep``."""
+    t = to_tf(x, api, "input")
+    if axis is None:
+        out = fn(tf.reshape(t, [-1]), output_type=out_type)
+        return tf.reshape(out, [1] * t.shape.rank) if keep else out
+    a = V.check_axis(axis, axis_name, api, t.shape.rank)
+    out = fn(t, axis=a, output_type=out_type)
+    return tf.expand_dims(out, a) if keep else out
 
 
 def norm_axis(op: str, arg: str, axis: Any, rank: int | None, allow_none: bool = True) -> Any:

@@ -21,7 +21,8 @@ from tfspore._internal import validator as V
 from tfspore.common import dtype as mstype
 from tfspore._internal.tensor_wrap import default_numpy as _default_np, wrap as _wrap
 from tfspore.common.tensor import Tensor
-from tfspore.ops.function._utils import binary, dims, norm_axis, shape_arg, tf_dtype, to_tf
+from tfspore._internal.shapes import dims
+from tfspore.ops.function._utils import arg_extreme, binary, norm_axis, shape_arg, tf_dtype, to_tf
 
 __all__ = [
     "reshape", "transpose", "fill", "full", "full_like", "zeros", "ones", "zeros_like", "ones_like", "cast", "concat",
@@ -501,13 +502,7 @@ def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0, axi
 
 def argmax(input: Any, dim: int | None = None, keepdim: bool = False) -> Tensor:  # noqa: A002
     """Indices of the maxima along ``dim`` (of the flattened tensor when None), as int64."""
-    t = to_tf(input, "argmax", "input")
-    if dim is None:
-        out = tf.argmax(tf.reshape(t, [-1]), output_type=tf.int64)
-        return _wrap(tf.reshape(out, [1] * t.shape.rank) if keepdim else out)
-    a = V.check_axis(dim, "dim", "argmax", t.shape.rank)
-    out = tf.argmax(t, axis=a, output_type=tf.int64)
-    return _wrap(tf.expand_dims(out, a) if keepdim else out)
+    return _wrap(arg_extreme(tf.argmax, "argmax", input, dim, "dim", keepdim, tf.int64))
 
 
 def select(condition: Any, input: Any, other: Any) -> Tensor:  # noqa: A002

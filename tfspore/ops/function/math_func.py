@@ -20,7 +20,7 @@ import tensorflow as tf
 from tfspore._internal import validator as V
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
-from tfspore.ops.function._utils import binary, check_broadcast, norm_axis, tf_dtype, to_float, to_tf
+from tfspore.ops.function._utils import arg_extreme, binary, check_broadcast, norm_axis, tf_dtype, to_float, to_tf
 
 __all__ = [
     "abs", "absolute", "neg", "negative", "sqrt", "rsqrt", "square", "exp", "log", "log1p", "expm1", "log2", "log10",
@@ -484,13 +484,7 @@ def argmin(input: Any, axis: int | None = None, keepdims: bool = False) -> Tenso
     Returns:
         Tensor: int32 indices.
     """
-    t = to_tf(input, "argmin", "input")
-    if axis is None:
-        out = tf.argmin(tf.reshape(t, [-1]), output_type=tf.int32)
-        return _wrap(tf.reshape(out, [1] * t.shape.rank) if keepdims else out)
-    a = V.check_axis(axis, "axis", "argmin", t.shape.rank)
-    out = tf.argmin(t, axis=a, output_type=tf.int32)
-    return _wrap(tf.expand_dims(out, a) if keepdims else out)
+    return _wrap(arg_extreme(tf.argmin, "argmin", input, axis, "axis", keepdims, tf.int32))
 
 
 def logsumexp(input: Any, axis: Any, keep_dims: bool = False) -> Tensor:  # noqa: A002

@@ -82,36 +82,38 @@ class Im2Col(Primitive):
         return _wrap(tf.reshape(tf.transpose(pt, [0, 3, 2, 1]), tf.stack([n, c * k[0] * k[1], oh * ow])))
 
 
-class SpaceToDepth(Primitive):
+class _BlockRearrange(Primitive):
+    """``tf.nn.space_to_depth`` or ``depth_to_space`` (``_tf_fn``) of an NCHW tensor."""
+
+    _tf_fn: Any = None
+
+    @prim_attr_register
+    def __init__(self, block_size: int) -> None:
+        V.check_positive_int(block_size, "block_size", self.name)
+
+    def __call__(self, x: Any) -> Tensor:
+        t = tf.transpose(to_tf(x, self.name, "x"), [0, 2, 3, 1])
+        return _wrap(tf.transpose(self._tf_fn(t, self.block_size), [0, 3, 1, 2]))
+
+
+class SpaceToDepth(_BlockRearrange):
     """Move ``block_size`` x ``block_size`` spatial blocks of an NCHW tensor into channels.
 
     Args:
         block_size: the block size.
     """
 
-    @prim_attr_register
-    def __init__(self, block_size: int) -> None:
-        V.check_positive_int(block_size, "block_size", "SpaceToDepth")
-
-    def __call__(self, x: Any) -> Tensor:
-        t = tf.transpose(to_tf(x, "SpaceToDepth", "x"), [0, 2, 3, 1])
-        return _wrap(tf.transpose(tf.nn.space_to_depth(t, self.block_size), [0, 3, 1, 2]))
+    _tf_fn = staticmethod(tf.nn.space_to_depth)
 
 
-class DepthToSpace(Primitive):
+class DepthToSpace(_BlockRearrange):
     """Move channels of an NCHW tensor into ``block_size`` x ``block_size`` spatial blocks.
 
     Args:
         block_size: the block size.
     """
 
-    @prim_attr_register
-    def __init__(self, block_size: int) -> None:
-        V.check_positive_int(block_size, "block_size", "DepthToSpace")
-
-    def __call__(self, x: Any) -> Tensor:
-        t = tf.transpose(to_tf(x, "DepthToSpace", "x"), [0, 2, 3, 1])
-        return _wrap(tf.transpose(tf.nn.depth_to_space(t, self.block_size), [0, 3, 1, 2]))
+    _tf_fn = staticmethod(tf.nn.depth_to_space)
 
 
 class ReverseSequence(Primitive):

@@ -43,6 +43,34 @@ def _scalar(name: str, arg: str, x: Any, dtype: tf.DType) -> tf.Tensor:
     return tf.cast(to_tf(x, name, arg), dtype)
 
 
+def _mark_update(prim: Primitive, writes_parameter: bool = True, **flags: Any) -> None:
+    """Check ``flags`` (``use_locking`` and the like) as bools, in order, and mark ``prim`` as writing
+    its inputs (and, with ``writes_parameter``, as updating a Parameter)."""
+    for arg, value in flags.items():
+        V.check_bool(value, arg, prim.name)
+    prim.add_prim_attr("side_effect_mem", True)
+    if writes_parameter:
+        prim.__dict__["_update_parameter"] = True
+
+
+def _var_m_v(name: str, var: Any, m: Any, v: Any) -> tuple:
+    """The checked values of an Adam-style primitive's ``var``, ``m`` and ``v``."""
+    return _state(name, "var", var), _state(name, "m", m), _state(name, "v", v)
+
+
+def _adam_moments(n: str, mt: tf.Tensor, vt: tf.Tensor, beta1_power: Any, beta2_power: Any, lr: Any, beta1: Any,
+                  beta2: Any, epsilon: Any, gradient: Any, dt: tf.DType) -> tuple:
+    """Adam's inputs checked and cast to ``dt``, and its new moments: ``(g, new_m, new_v, alpha, beta1,
+    epsilon)``, ``alpha`` the bias-corrected step size ``lr * sqrt(1 - beta2_power) / (1 - beta1_power)``."""
+    b1p, b2p = _scalar(n, "beta1_power", beta1_power, dt), _scalar(n, "beta2_power", beta2_power, dt)
+    lr_t, b1, b2 = _scalar(n, "lr", lr, dt), _scalar(n, "beta1", beta1, dt), _scalar(n, "beta2", beta2, dt)
+    eps = _scalar(n, "epsilon", epsilon, dt)
+    g = tf.cast(to_tf(gradient, n, "gradient"), dt)
+    new_m = mt + (g - mt) * (1 - b1)
+    new_v = vt + (g * g - vt) * (1 - b2)
+    return g, new_m, new_v, lr_t * tf.sqrt(1 - b2p) / (1 - b1p), b1, eps
+
+
 def _momentum_update(var: Any, accum: Any, lr: Any, grad: tf.Tensor, momentum: Any, nesterov: bool,
                      name: str) -> Tensor:
     w = _state(name, "variable", var)
@@ -124,23 +152,13 @@ class Adam(Primitive):
 
     @prim_attr_register
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
-        V.check_bool(use_locking, "use_locking", self.name)
-        V.check_bool(use_nesterov, "use_nesterov", self.name)
-        self.add_prim_attr("side_effect_mem", True)
-        self.__dict__["_update_parameter"] = True
+        _mark_update(self, use_locking=use_locking, use_nesterov=use_nesterov)
 
     def __call__(self, var: Any, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any, beta1: Any,
                  beta2: Any, epsilon: Any, gradient: Any) -> tuple:
-        n = self.name
-        w, mt, vt = _state(n, "var", var), _state(n, "m", m), _state(n, "v", v)
-        dt = w.dtype
-        b1p, b2p = _scalar(n, "beta1_power", beta1_power, dt), _scalar(n, "beta2_power", beta2_power, dt)
-        lr_t, b1, b2 = _scalar(n, "lr", lr, dt), _scalar(n, "beta1", beta1, dt), _scalar(n, "beta2", beta2, dt)
-        eps = _scalar(n, "epsilon", epsilon, dt)
-        g = tf.cast(to_tf(gradient, n, "gradient"), dt)
-        new_m = mt + (g - mt) * (1 - b1)
-        new_v = vt + (g * g - vt) * (1 - b2)
-        alpha = lr_t * tf.sqrt(1 - b2p) / (1 - b1p)
+        w, mt, vt = _var_m_v(self.name, var, m, v)
+        g, new_m, new_v, alpha, b1, eps = _adam_moments(self.name, mt, vt, beta1_power, beta2_power, lr, beta1, beta2,
+                                                        epsilon, gradient, w.dtype)
         if self.use_nesterov:
             step = alpha * (new_m * b1 + (1 - b1) * g) / (eps + tf.sqrt(new_v))
         else:
@@ -162,24 +180,17 @@ class AdamNoUpdateParam(Primitive):
 
     @prim_attr_register
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
-        V.check_bool(use_locking, "use_locking", self.name)
-        V.check_bool(use_nesterov, "use_nesterov", self.name)
-        self.add_prim_attr("side_effect_mem", True)
+        _mark_update(self, writes_parameter=False, use_locking=use_locking, use_nesterov=use_nesterov)
 
     def __call__(self, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any, beta1: Any, beta2: Any,
                  epsilon: Any, gradient: Any) -> Tensor:
         n = self.name
         mt, vt = _state(n, "m", m), _state(n, "v", v)
-        dt = mt.dtype
-        b1p, b2p = _scalar(n, "beta1_power", beta1_power, dt), _scalar(n, "beta2_power", beta2_power, dt)
-        lr_t, b1, b2 = _scalar(n, "lr", lr, dt), _scalar(n, "beta1", beta1, dt), _scalar(n, "beta2", beta2, dt)
-        eps = _scalar(n, "epsilon", epsilon, dt)
-        g = tf.cast(to_tf(gradient, n, "gradient"), dt)
-        new_m = mt + (g - mt) * (1 - b1)
-        new_v = vt + (g * g - vt) * (1 - b2)
+        _, new_m, new_v, alpha, _, eps = _adam_moments(n, mt, vt, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
+                                                       gradient, mt.dtype)
         O.assign(m, new_m)
         O.assign(v, new_v)
-        return _wrap(-(lr_t * tf.sqrt(1 - b2p) / (1 - b1p)) * new_m / (tf.sqrt(new_v) + eps))
+        return _wrap(-alpha * new_m / (tf.sqrt(new_v) + eps))
 
 
 def _adamw_scalars(n: str, lr: Any, beta1: Any, beta2: Any, epsilon: Any, decay: Any, dt: tf.DType) -> tuple:
@@ -212,14 +223,12 @@ class AdamWeightDecay(Primitive):
 
     @prim_attr_register
     def __init__(self, use_locking: bool = False) -> None:
-        V.check_bool(use_locking, "use_locking", self.name)
-        self.add_prim_attr("side_effect_mem", True)
-        self.__dict__["_update_parameter"] = True
+        _mark_update(self, use_locking=use_locking)
 
     def __call__(self, var: Any, m: Any, v: Any, lr: Any, beta1: Any, beta2: Any, epsilon: Any, decay: Any,
                  gradient: Any) -> tuple:
         n = self.name
-        w, mt, vt = _state(n, "var", var), _state(n, "m", m), _state(n, "v", v)
+        w, mt, vt = _var_m_v(n, var, m, v)
         dt = w.dtype
         hyper = _adamw_scalars(n, lr, beta1, beta2, epsilon, decay, dt)
         g = tf.cast(to_tf(gradient, n, "gradient"), dt)
@@ -239,14 +248,12 @@ class FusedCastAdamWeightDecay(PrimitiveWithInfer):
 
     @prim_attr_register
     def __init__(self, use_locking: bool = False) -> None:
-        V.check_bool(use_locking, "use_locking", self.name)
-        self.add_prim_attr("side_effect_mem", True)
-        self.__dict__["_update_parameter"] = True
+        _mark_update(self, use_locking=use_locking)
 
     def __call__(self, var: Any, m: Any, v: Any, lr: Any, beta1: Any, beta2: Any, epsilon: Any, decay: Any,
                  gradient: Any, global_norm: Any) -> tuple:
         n = self.name
-        w, mt, vt = _state(n, "var", var), _state(n, "m", m), _state(n, "v", v)
+        w, mt, vt = _var_m_v(n, var, m, v)
         f32 = tf.float32
         w32, mt, vt = tf.cast(w, f32), tf.cast(mt, f32), tf.cast(vt, f32)
         hyper = _adamw_scalars(n, lr, beta1, beta2, epsilon, decay, f32)

@@ -94,6 +94,9 @@ class ScatterNdUpdate(Primitive):
         use_locking: accepted for compatibility.
     """
 
+    _add = False  # add ``updates`` (True) or write them (False)
+    _rows = False  # ``indices`` address first-axis rows (True) or N-d positions (False)
+
     @prim_attr_register
     def __init__(self, use_locking: bool = True) -> None:
         self.__dict__["_update_parameter"] = True
@@ -105,7 +108,9 @@ class ScatterNdUpdate(Primitive):
         return _wrap(tf.convert_to_tensor(self._apply(var, i, u)))
 
     def _apply(self, var: tf.Variable, i: tf.Tensor, u: tf.Tensor) -> Any:
-        return var.scatter_nd_update(i, u)
+        if self._rows:
+            i = tf.expand_dims(i, -1)
+        return var.scatter_nd_add(i, u) if self._add else var.scatter_nd_update(i, u)
 
 
 class ScatterNdAdd(ScatterNdUpdate):
@@ -115,12 +120,11 @@ class ScatterNdAdd(ScatterNdUpdate):
         use_locking: accepted for compatibility.
     """
 
+    _add = True
+
     @prim_attr_register
     def __init__(self, use_locking: bool = False) -> None:
         self.__dict__["_update_parameter"] = True
-
-    def _apply(self, var: tf.Variable, i: tf.Tensor, u: tf.Tensor) -> Any:
-        return var.scatter_nd_add(i, u)
 
 
 class ScatterUpdate(ScatterNdUpdate):
@@ -130,27 +134,17 @@ class ScatterUpdate(ScatterNdUpdate):
         use_locking: accepted for compatibility.
     """
 
-    @prim_attr_register
-    def __init__(self, use_locking: bool = True) -> None:
-        self.__dict__["_update_parameter"] = True
-
-    def _apply(self, var: tf.Variable, i: tf.Tensor, u: tf.Tensor) -> Any:
-        return var.scatter_nd_update(tf.expand_dims(i, -1), u)
+    _rows = True
 
 
-class ScatterAdd(ScatterNdUpdate):
+class ScatterAdd(ScatterNdAdd):
     """Add ``updates`` to rows of a Parameter in place at first-axis ``indices``; returns the new value.
 
     Args:
         use_locking: accepted for compatibility.
     """
 
-    @prim_attr_register
-    def __init__(self, use_locking: bool = False) -> None:
-        self.__dict__["_update_parameter"] = True
-
-    def _apply(self, var: tf.Variable, i: tf.Tensor, u: tf.Tensor) -> Any:
-        return var.scatter_nd_add(tf.expand_dims(i, -1), u)
+    _rows = True
 
 
 class UnsortedSegmentSum(Primitive):

@@ -102,6 +102,13 @@ def _all_reduce(ctx: tf.distribute.ReplicaContext, op: str, t: tf.Tensor) -> tf.
     return reduce(stacked, axis=0)
 
 
+
+def _reduced_everywhere(prim: Any, x: Any) -> Any:
+    """``x`` reduced with ``prim.op`` over the replicas of ``prim.group``, the result on every replica."""
+    t = to_tf(x, prim.name, "x")
+    return _wrap(_collective(prim.name, prim.group,
+                             lambda ctx, v: tf.identity(v) if ctx is None else _all_reduce(ctx, prim.op, v), t))
+
 class AllReduce(Primitive):
     """Reduce a tensor over all replicas; every replica gets the result.
 
@@ -129,9 +136,7 @@ class AllReduce(Primitive):
         self.add_prim_attr("no_eliminate", True)
 
     def __call__(self, x: Any) -> Any:
-        t = to_tf(x, self.name, "x")
-        return _wrap(_collective(self.name, self.group,
-                                 lambda ctx, v: tf.identity(v) if ctx is None else _all_reduce(ctx, self.op, v), t))
+        return _reduced_everywhere(self, x)
 
 
 class AllGather(PrimitiveWithInfer):
@@ -214,9 +219,7 @@ class Reduce(PrimitiveWithInfer):
         _check_group(self.name, group)
 
     def __call__(self, x: Any) -> Any:
-        t = to_tf(x, self.name, "x")
-        return _wrap(_collective(self.name, self.group,
-                                 lambda ctx, v: tf.identity(v) if ctx is None else _all_reduce(ctx, self.op, v), t))
+        return _reduced_everywhere(self, x)
 
 
 class Broadcast(PrimitiveWithInfer):

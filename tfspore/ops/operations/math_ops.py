@@ -162,8 +162,10 @@ class ApproximateEqual(Primitive):
 
 # ---------------------------------------------------------------------------- reductions
 class _Reduce(Primitive):
-    _fn = None
-    _bool_mode = "keep"
+    # Each subclass names its TF reduction and, where MindSpore's differs for bool input,
+    # the reduction used on bool tensors (``None``: the input is reduced as it is).
+    _tf_reduce: Any = None
+    _bool_reduce: Any = None
 
     @prim_attr_register
     def __init__(self, keep_dims: bool = False) -> None:
@@ -176,7 +178,8 @@ class _Reduce(Primitive):
         return _wrap(self._reduce(t, ax))
 
     def _reduce(self, t: tf.Tensor, ax: Any) -> tf.Tensor:
-        raise NotImplementedError
+        fn = self._bool_reduce if t.dtype == tf.bool and self._bool_reduce is not None else self._tf_reduce
+        return fn(t, ax, keepdims=self.keep_dims)
 
 
 class ReduceMean(_Reduce):
@@ -204,6 +207,9 @@ class ReduceSum(_Reduce):
         skip_mode: skip the reduction for an empty ``axis``.
     """
 
+    _tf_reduce = staticmethod(tf.reduce_sum)
+    _bool_reduce = staticmethod(tf.reduce_any)
+
     @prim_attr_register
     def __init__(self, keep_dims: bool = False, skip_mode: bool = False) -> None:
         V.check_bool(keep_dims, "keep_dims", "ReduceSum")
@@ -214,11 +220,6 @@ class ReduceSum(_Reduce):
             return _wrap(to_tf(x, "ReduceSum", "x"))
         return super().__call__(x, axis)
 
-    def _reduce(self, t: tf.Tensor, ax: Any) -> tf.Tensor:
-        if t.dtype == tf.bool:
-            return tf.reduce_any(t, ax, keepdims=self.keep_dims)
-        return tf.reduce_sum(t, ax, keepdims=self.keep_dims)
-
 
 class ReduceMax(_Reduce):
     """Maximum over ``axis`` (all axes for ``()``).
@@ -227,10 +228,8 @@ class ReduceMax(_Reduce):
         keep_dims: keep reduced dimensions with length 1.
     """
 
-    def _reduce(self, t: tf.Tensor, ax: Any) -> tf.Tensor:
-        if t.dtype == tf.bool:
-            return tf.reduce_any(t, ax, keepdims=self.keep_dims)
-        return tf.reduce_max(t, ax, keepdims=self.keep_dims)
+    _tf_reduce = staticmethod(tf.reduce_max)
+    _bool_reduce = staticmethod(tf.reduce_any)
 
 
 class ReduceMin(_Reduce):
@@ -240,10 +239,8 @@ class ReduceMin(_Reduce):
         keep_dims: keep reduced dimensions with length 1.
     """
 
-    def _reduce(self, t: tf.Tensor, ax: Any) -> tf.Tensor:
-        if t.dtype == tf.bool:
-            return tf.reduce_all(t, ax, keepdims=self.keep_dims)
-        return tf.reduce_min(t, ax, keepdims=self.keep_dims)
+    _tf_reduce = staticmethod(tf.reduce_min)
+    _bool_reduce = staticmethod(tf.reduce_all)
 
 
 class ReduceProd(_Reduce):
@@ -253,10 +250,8 @@ class ReduceProd(_Reduce):
         keep_dims: keep reduced dimensions with length 1.
     """
 
-    def _reduce(self, t: tf.Tensor, ax: Any) -> tf.Tensor:
-        if t.dtype == tf.bool:
-            return tf.reduce_all(t, ax, keepdims=self.keep_dims)
-        return tf.reduce_prod(t, ax, keepdims=self.keep_dims)
+    _tf_reduce = staticmethod(tf.reduce_prod)
+    _bool_reduce = staticmethod(tf.reduce_all)
 
 
 class ReduceAll(_Reduce):
@@ -266,8 +261,10 @@ class ReduceAll(_Reduce):
         keep_dims: keep reduced dimensions with length 1.
     """
 
+    _tf_reduce = staticmethod(tf.reduce_all)
+
     def _reduce(self, t: tf.Tensor, ax: Any) -> tf.Tensor:
-        return tf.reduce_all(tf.cast(t, tf.bool), ax, keepdims=self.keep_dims)
+        return super()._reduce(tf.cast(t, tf.bool), ax)
 
 
 class ReduceAny(_Reduce):
@@ -277,8 +274,10 @@ class ReduceAny(_Reduce):
         keep_dims: keep reduced dimensions with length 1.
     """
 
+    _tf_reduce = staticmethod(tf.reduce_any)
+
     def _reduce(self, t: tf.Tensor, ax: Any) -> tf.Tensor:
-        return tf.reduce_any(tf.cast(t, tf.bool), ax, keepdims=self.keep_dims)
+        return super()._reduce(tf.cast(t, tf.bool), ax)
 
 
 class ReduceStd(Primitive):

@@ -419,11 +419,3 @@ class ModelCheckpoint(Callback):
     def latest_ckpt_file_name(self) -> str:
         """str: the absolute path of the last file saved by this callback (``""`` before the first)."""
         return self._latest_ckpt_file_name
-
-    @property
-    def _get_save_checkpoint_steps(self) -> int | None:
-        return self._config.save_checkpoint_steps
-
-    @property
-    def _get_last_trigger_step(self) -> int:
-        return self._last_triggered_step

@@ -25,6 +25,20 @@ def _lower_is_better(mode: str, monitor: str) -> bool:
     return mode == "min" or (mode == "auto" and monitor in _smaller_better_metrics)
 
 
+def _initial_best(cb: Any) -> float:
+    """The starting ``best`` of a callback with ``mode`` and ``monitor``: +inf when lower is better, else -inf."""
+    return np.inf if _lower_is_better(cb.mode, cb.monitor) else -np.inf
+
+
+def _init_improvement(cb: Any) -> None:
+    """Set ``cb.is_improvement`` (beating ``b`` by more than ``cb.min_delta``) and ``cb.best``."""
+    if _lower_is_better(cb.mode, cb.monitor):
+        cb.is_improvement = lambda a, b: np.less(a, b - cb.min_delta)
+    else:
+        cb.is_improvement = lambda a, b: np.greater(a, b + cb.min_delta)
+    cb.best = _initial_best(cb)
+
+
 def _monitor_value(cb_params: dict, monitor: str, what: str, owner: str) -> np.ndarray | None:
     """The monitored value at the end of a train epoch, or None (with a warning) when it is missing.
 
@@ -94,12 +108,7 @@ class EarlyStopping(Callback):
         self.wait = 0
         self.stopped_epoch = 0
         self.best_weights_param_dict: dict | None = None
-        if _lower_is_better(self.mode, self.monitor):
-            self.is_improvement = lambda a, b: np.less(a, b - self.min_delta)
-            self.best = np.inf
-        else:
-            self.is_improvement = lambda a, b: np.greater(a, b + self.min_delta)
-            self.best = -np.inf
+        _init_improvement(self)
 
     def on_train_begin(self, run_context: RunContext) -> None:
         """Reset the counters at the beginning of training.
@@ -109,7 +118,7 @@ class EarlyStopping(Callback):
         """
         self.wait = 0
         self.stopped_epoch = 0
-        self.best = np.inf if _lower_is_better(self.mode, self.monitor) else -np.inf
+        self.best = _initial_best(self)
         self.best_weights_param_dict = None
 
     def on_train_epoch_end(self, run_context: RunContext) -> None:

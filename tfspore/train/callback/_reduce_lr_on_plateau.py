@@ -8,7 +8,7 @@ from tfspore.common import dtype as mstype
 from tfspore.common.parameter import Parameter
 from tfspore.common.tensor import Tensor
 from tfspore.train.callback._callback import Callback, RunContext
-from tfspore.train.callback._early_stop import _check_mode, _lower_is_better, _monitor_value
+from tfspore.train.callback._early_stop import _check_mode, _init_improvement, _initial_best, _monitor_value
 
 _API = "ReduceLROnPlateau"
 
@@ -57,12 +57,7 @@ class ReduceLROnPlateau(Callback):
         self.min_lr = validator.check_type(min_lr, [float, int], "min_lr", _API)
         self.cooldown_counter = 0
         self.wait = 0
-        if _lower_is_better(self.mode, self.monitor):
-            self.is_improvement = lambda a, b: np.less(a, b - self.min_delta)
-            self.best = np.inf
-        else:
-            self.is_improvement = lambda a, b: np.greater(a, b + self.min_delta)
-            self.best = -np.inf
+        _init_improvement(self)
 
     def on_train_begin(self, run_context: RunContext) -> None:
         """Reset the counters at the beginning of training.
@@ -72,7 +67,7 @@ class ReduceLROnPlateau(Callback):
         """
         self.cooldown_counter = 0
         self.wait = 0
-        self.best = np.inf if _lower_is_better(self.mode, self.monitor) else -np.inf
+        self.best = _initial_best(self)
 
     def on_train_epoch_end(self, run_context: RunContext) -> None:
         """Reduce the learning rate when the monitored value has not improved for ``patience`` epochs.

@@ -205,6 +205,19 @@ def _set_abstract(attr: Any, dtype: Any, dims: tuple) -> None:
     _set_tensor_type(attr.tensors.add(), dtype, dims)
 
 
+# The repeated field of an ``AttributeProto`` that holds tuple elements, per scalar field.
+_REPEATED = {"i": "ints", "f": "floats", "s": "strings"}
+
+
+def _set_scalar(attr: Any, kind: int, field: str, value: Any, element: bool) -> None:
+    """Store a scalar of type ``kind`` in ``attr.<field>``, or append it to the repeated field for an element."""
+    attr.type = kind
+    if element:
+        getattr(attr, _REPEATED[field]).append(value)
+    else:
+        setattr(attr, field, value)
+
+
 def _set_value(attr: Any, value: Any, name: str = "value", element: bool = False) -> None:
     """Store a Python / numpy value in an ``AttributeProto`` (tuple elements use the repeated fields)."""
     T = pb.AttributeProto
@@ -215,29 +228,13 @@ def _set_value(attr: Any, value: Any, name: str = "value", element: bool = False
     elif isinstance(value, DType):
         _set_value(attr, type_id(value.numpy), "", element)
     elif isinstance(value, (bool, np.bool_)):
-        attr.type = T.BOOL
-        if element:
-            attr.ints.append(int(value))
-        else:
-            attr.i = int(value)
+        _set_scalar(attr, T.BOOL, "i", int(value), element)
     elif isinstance(value, (int, np.integer)):
-        attr.type = T.INT64
-        if element:
-            attr.ints.append(int(value))
-        else:
-            attr.i = int(value)
+        _set_scalar(attr, T.INT64, "i", int(value), element)
     elif isinstance(value, (float, np.floating)) and np.ndim(value) == 0 and not isinstance(value, np.ndarray):
-        attr.type = T.FLOAT
-        if element:
-            attr.floats.append(float(value))
-        else:
-            attr.f = float(value)
+        _set_scalar(attr, T.FLOAT, "f", float(value), element)
     elif isinstance(value, str):
-        attr.type = T.STRING
-        if element:
-            attr.strings.append(value.encode("utf-8"))
-        else:
-            attr.s = value.encode("utf-8")
+        _set_scalar(attr, T.STRING, "s", value.encode("utf-8"), element)
     elif isinstance(value, (tuple, list)):
         attr.type = T.TUPLE if isinstance(value, tuple) else T.LIST
         for item in value:

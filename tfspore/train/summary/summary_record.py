@@ -451,11 +451,7 @@ class SummaryRecord:
             _logger.error("For '%s', the record writer is closed and can not flush, please check if close() method "
                           "is called", self.__class__.__name__)
             return
-        for name, writer in list(self._writers.items()):
-            try:
-                writer.flush()
-            except (RuntimeError, OSError) as err:
-                self._writer_failed(name, err)
+        self._each_writer("flush")
 
     def close(self) -> None:
         """Write everything to disk and close the files (the with-statement calls it).
@@ -473,13 +469,17 @@ class SummaryRecord:
         _summary_ops.set_active(False)
         with _instance_lock:
             SummaryRecord.count -= 1
+        self._each_writer("close")
+
+    # ---------------------------------------------------------------- internals
+    def _each_writer(self, method: str) -> None:
+        """Call ``method`` (``"flush"`` or ``"close"``) of every writer; a failure goes to :meth:`_writer_failed`."""
         for name, writer in list(self._writers.items()):
             try:
-                writer.close()
+                getattr(writer, method)()
             except (RuntimeError, OSError) as err:
                 self._writer_failed(name, err)
 
-    # ---------------------------------------------------------------- internals
     def _add_summary_tensor_data(self) -> None:
         """Add the summary operators' values: the last one per tag and type, in first-call order."""
         entries, compiled = _summary_ops.take_cache()

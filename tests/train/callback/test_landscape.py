@@ -226,6 +226,7 @@ def test_checkpoints_missing_from_intervals(tmp_path):
         SummaryLandscape(summary_dir).gen_landscapes_with_multi_process(_callback_fn)
 
 
+@pytest.mark.parity
 @pytest.mark.parametrize("n_params", [120, 2000])
 def test_pca_directions_match_mindspore(n_params):
     """The principal directions equal MindSpore 2.10's ``_PCA(2).compute`` (exact SVD for up to 500 parameters,

@@ -1,7 +1,6 @@
 """Keras callbacks in tfspore's loop (the bridge) and tfspore callbacks in keras.Model.fit."""
 import csv
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -16,8 +15,7 @@ from tfspore.train.callback._callback import (_CallbackManager, _check_old_style
                                               _eval_callbacks_in_fit)
 from tfspore.train.callback._keras_bridge import KerasCallbackBridge  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(__file__))
-from callback_loop import fake_train, loss_steps, model_eval, tfspore_api  # noqa: E402
+from tests.train.callback_loop import fake_train, loss_steps, model_eval, tfspore_api  # noqa: E402
 
 API = tfspore_api()
 LOSSES = [1.0, 2.0, 3.0]

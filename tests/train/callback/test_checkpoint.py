@@ -1,7 +1,6 @@
 """ModelCheckpoint and CheckpointConfig: policies, file names, retention, contents, encryption."""
 import os
 import re
-import sys
 
 import numpy as np
 import pytest
@@ -11,8 +10,7 @@ from tfspore import nn
 from tfspore.train.callback import CheckpointConfig, ModelCheckpoint, _checkpoint
 from tfspore.train.callback._checkpoint import _chg_ckpt_file_name_if_same_exist
 
-sys.path.insert(0, os.path.dirname(__file__))
-from callback_loop import fake_train, loss_steps, model_eval, tfspore_api  # noqa: E402
+from tests.train.callback_loop import fake_train, model_eval, tfspore_api
 
 API = tfspore_api()
 KEY16 = b"0123456789abcdef"
