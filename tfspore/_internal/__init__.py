@@ -25,6 +25,8 @@ Modules here (but the four at the end of this list) import nothing from the othe
   shared by ``ops``, ``numpy`` and ``nn``.
 - :mod:`tfspore._internal.norms`: the vector norms of order inf, -inf and 0, shared by ``Tensor.norm``,
   ``ops.norm`` and ``numpy.norm``.
+- :mod:`tfspore._internal.reduction`: the ``reduction`` argument of losses, shared by the loss
+  functions of ``ops`` and the loss Cells of ``nn``.
 - :mod:`tfspore._internal.crypto`: MindSpore's encrypted block format (AES-GCM, AES-CBC, SM4-CBC;
   ``cryptography``), shared by checkpoints, MindIR files and MindRecord files.
 

@@ -20,6 +20,7 @@ from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import cast_to, compute_dtype, read_param, to_tf
 from tfspore.nn.layer.basic import Dense
 from tfspore.ops.function.kernel_dtype import fast_matmul
+from tfspore._internal.shapes import dims
 
 
 def _layer_norm(d_model: int, epsilon: float, dtype: Any) -> Cell:
@@ -29,15 +30,6 @@ def _layer_norm(d_model: int, epsilon: float, dtype: Any) -> Cell:
 
 
 # ----------------------------------------------------------------------------- attention math
-def _dims(t: tf.Tensor) -> list:
-    """The shape of ``t``: static ints where known, scalar tensors elsewhere."""
-    static = t.shape.as_list()
-    if all(d is not None for d in static):
-        return static
-    dyn = tf.shape(t)
-    return [d if d is not None else dyn[i] for i, d in enumerate(static)]
-
-
 def _static(d: Any) -> Optional[int]:
     return d if isinstance(d, int) else None
 
@@ -47,9 +39,9 @@ def _linear(x: tf.Tensor, w: tf.Tensor, b: Optional[tf.Tensor]) -> tf.Tensor:
     if x.shape.rank == 2:
         y = fast_matmul(x, w, transpose_b=True)
     else:
-        dims = _dims(x)
-        y = fast_matmul(tf.reshape(x, [-1, dims[-1]]), w, transpose_b=True)
-        y = tf.reshape(y, dims[:-1] + [w.shape[0]])
+        shape = dims(x)
+        y = fast_matmul(tf.reshape(x, [-1, shape[-1]]), w, transpose_b=True)
+        y = tf.reshape(y, shape[:-1] + [w.shape[0]])
     return y if b is None else y + b
 
 
@@ -270,8 +262,8 @@ class MultiheadAttention(Cell):
             q, k, v = (tf.expand_dims(t, 1) for t in (q, k, v))
             if kpm is not None:
                 kpm = tf.expand_dims(kpm, 0)
-        tgt_len, bsz, embed_dim = _dims(q)
-        src_len = _dims(k)[0]
+        tgt_len, bsz, embed_dim = dims(q)
+        src_len = dims(k)[0]
         if _static(embed_dim) is not None and embed_dim != self.embed_dim:
             raise ValueError(f"The `embed_dim` should be {self.embed_dim}, but got {embed_dim}.")
         if self._qkv_same_embed_dim:
@@ -322,7 +314,7 @@ class MultiheadAttention(Cell):
             v = tf.concat([v, zeros], 2)
             mask = None if mask is None else _pad_last(mask)
             kpm = None if kpm is None else _pad_last(kpm)
-        src_len = _dims(k)[2]
+        src_len = dims(k)[2]
 
         if kpm is not None:
             want = [_static(bsz), _static(src_len)]

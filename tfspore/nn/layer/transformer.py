@@ -30,7 +30,7 @@ from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.activation import GELU, ReLU
 from tfspore.nn.layer.basic import Dense, Dropout
 from tfspore.nn.layer.container import CellList
-from tfspore.nn.layer._multihead_attention import (_layer_norm, _dims, _static, _linear, _pad_last,  # noqa: F401
+from tfspore.nn.layer._multihead_attention import (_layer_norm, _static, _linear, _pad_last,  # noqa: F401
                                                    _additive, _is_float_or_bool, _check_qkv_shape,
                                                    _shape_differs, MultiheadAttention)
 

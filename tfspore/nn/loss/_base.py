@@ -17,6 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator
+from tfspore._internal.reduction import reduce_by
 from tfspore.common import dtype as mstype
 from tfspore._internal.tensor_wrap import check_broadcast
 from tfspore._internal.tensor_wrap import promote as _promote, wrap as _wrap
@@ -77,15 +78,6 @@ def reduce_loss(x: tf.Tensor, reduction: str, weights: Any = None) -> tf.Tensor:
     if weights is not None:
         v = tf.cast(to_tf(weights), tf.float32) * v
     return cast_to(reduce_by(v, reduction), in_dtype)
-
-
-def reduce_by(x: tf.Tensor, reduction: str) -> tf.Tensor:
-    """``x`` averaged (``'mean'``) or summed (``'sum'``) in its own dtype; ``x`` itself for ``'none'``."""
-    if reduction == "mean":
-        return tf.reduce_mean(x)
-    if reduction == "sum":
-        return tf.reduce_sum(x)
-    return x
 
 
 def static_shape(x: Any) -> tuple:

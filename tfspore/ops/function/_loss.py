@@ -13,6 +13,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfspore._internal import validator as V
+from tfspore._internal.reduction import reduce_by
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
 from tfspore.ops.function._utils import binary, ms_dtype_of, to_float, to_tf
@@ -25,18 +26,6 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------- losses
-def reduce_by(x: tf.Tensor, reduction: str) -> tf.Tensor:
-    """``x`` averaged (``'mean'``) or summed (``'sum'``) in its own dtype; ``x`` itself for ``'none'``.
-
-    Shared with the loss Cells of ``nn`` (not in ``__all__``: not a MindSpore function).
-    """
-    if reduction == "mean":
-        return tf.reduce_mean(x)
-    if reduction == "sum":
-        return tf.reduce_sum(x)
-    return x
-
-
 def _weighted_reduce(x: tf.Tensor, reduction: str, weights: Any = None) -> tf.Tensor:
     dt = x.dtype
     xf = tf.cast(x, tf.float32)
