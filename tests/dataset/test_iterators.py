@@ -2,10 +2,12 @@
 import time
 
 import numpy as np
+import tensorflow as tf
 import pytest
 
 import tfspore as ms
 import tfspore.dataset as ds
+from tfspore.dataset import transforms
 
 
 def _data():
@@ -111,3 +113,9 @@ def test_pipelines_running_python_open_one_iterator_per_pass():
     time.sleep(0.3)  # a shared iterator's prefetching would start the next pass meanwhile
     assert it._per_pass == -1 and len(calls) == before  # pylint: disable=protected-access
     assert [int(r[0]) for r in it] == [1, 2] and len(calls) == before + 1
+    plain = ds.NumpySlicesDataset([1, 2, 3], shuffle=False)
+    for data, python in ((plain.map(transforms.TypeCast(np.int32)), False), (plain.map(lambda x: x), True),
+                         (plain.filter(lambda x: True), True),
+                         (plain.batch(2, per_batch_map=lambda x, info: (x,)), True),
+                         (ds.from_tf_data(tf.data.Dataset.range(3)), True)):
+        assert data._runs_python() is python  # pylint: disable=protected-access

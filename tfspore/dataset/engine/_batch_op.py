@@ -30,6 +30,9 @@ class BatchDataset(Dataset):
     _KWARGS = {"per_batch_map", "input_columns", "output_columns", "python_multiprocessing", "max_rowsize",
                "pad_info", "column_order", "_api_name"}
 
+    def _runs_python(self) -> bool:
+        return self.per_batch_map is not None or self.batch_size_fn is not None or super()._runs_python()
+
     def __init__(self, input_dataset: Dataset, batch_size: Any, drop_remainder: bool = False,
                  num_parallel_workers: Optional[int] = None, **kwargs: Any):
         api = f"{type(input_dataset).__name__}.{kwargs.pop('_api_name', 'batch')}"

@@ -236,8 +236,8 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
         return None
     if all(k == len(m.operations) for m, k in zip(chain, splits)):  # every transform per row
         data, make = _row_groups(child, batch_size, drop_remainder)
-        return None if make is None else data.map(lambda *a: make(a if len(a) > 1 else a[0]),
-                                                  num_parallel_calls=AUTOTUNE, deterministic=True)
+        return None if make is None else data.map(lambda *a: make(a), num_parallel_calls=AUTOTUNE,
+                                                  deterministic=True)
 
     make = None
     if all(k == 0 for k in splits) and isinstance(base, MappableSource) and getattr(base, "_gathers_batches", False):
@@ -290,10 +290,8 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
         return make(element) if make is not None else element
 
     if not random:
-        def batch_of(*element):
-            return apply(element if make is None else make(element if len(element) > 1 else element[0]), None)
-
-        return data.map(batch_of, num_parallel_calls=calls, deterministic=True)
+        return data.map(lambda *element: apply(rows_of(element), None), num_parallel_calls=calls,
+                        deterministic=True)
     ctx = _context()
     const = tf.constant(ctx.next_seed(), tf.int64)
     seeds = tf.data.Dataset.random(seed=ctx.next_seed(), rerandomize_each_iteration=True)

@@ -115,6 +115,9 @@ class MapDataset(Dataset):
         self._workers.append(mapped)
         return mapped
 
+    def _runs_python(self) -> bool:
+        return any(self._kind(op) == "py" for op in self.operations) or super()._runs_python()
+
     def _is_python_map(self) -> bool:
         """Whether every operation is a Python callable (no transform, no tf.function)."""
         return all(self._kind(op) == "py" for op in self.operations)

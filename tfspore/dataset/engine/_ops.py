@@ -244,6 +244,9 @@ class ConcatDataset(Dataset):
 class FilterDataset(Dataset):
     """The result of ``Dataset.filter``."""
 
+    def _runs_python(self) -> bool:
+        return True  # the predicate
+
     def __init__(self, input_dataset: Dataset, predicate: Callable, input_columns: Any = None,
                  num_parallel_workers: Optional[int] = None):
         super().__init__(input_dataset, num_parallel_workers)
@@ -288,6 +291,9 @@ class FlatMapDataset(Dataset):
         self.func = func
         self._column_names = None
         self._inner_cache = None
+
+    def _runs_python(self) -> bool:
+        return True  # func makes the inner datasets
 
     def _inner(self, row_values) -> Dataset:
         out = self.func(*row_values)

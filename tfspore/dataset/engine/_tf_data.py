@@ -35,6 +35,9 @@ class TFDataDataset(SourceDataset):
         (['column_0'], 3)
     """
 
+    def _runs_python(self) -> bool:
+        return True  # the user's pipeline may hold py_functions; it is iterated afresh every pass
+
     def __init__(self, dataset: tf.data.Dataset, column_names: Optional[Union[str, Sequence[str]]] = None):
         super().__init__()
         api = "from_tf_data"

@@ -161,6 +161,12 @@ class Dataset(DatasetInfo):
             return data
         return data.map(fn, num_parallel_calls=AUTOTUNE, deterministic=True)
 
+    def _runs_python(self) -> bool:
+        """Whether the pipeline calls the user's Python code while it runs (a generator source, a
+        Python ``map``, a ``filter`` predicate, ``per_batch_map``): iterators do not run such a
+        pipeline ahead into the next pass (``iterators.py``). Nodes that call it say so."""
+        return any(child._runs_python() for child in self.children)
+
     def _api(self, method: Optional[str] = None) -> str:
         name = type(self).__name__
         return f"{name}.{method}" if method else name

@@ -202,6 +202,9 @@ class GeneratorDataset(MappableSource):
         [0, 1, 2, 3]
     """
 
+    def _runs_python(self) -> bool:
+        return True  # the source
+
     def __init__(self, source: Union[Callable, Iterable, Any], column_names: Optional[Union[str, List[str]]] = None,
                  column_types: Optional[List[Any]] = None, schema: Optional[Union[Schema, str]] = None,
                  num_samples: Optional[int] = None, num_parallel_workers: int = 1, shuffle: Optional[bool] = None,

@@ -92,22 +92,6 @@ def _to_output(t: tf.Tensor, output_numpy: bool) -> Any:
     return Tensor._from_tf(t)  # pylint: disable=protected-access
 
 
-_PYTHON_OPS = frozenset({"PyFunc", "PyFuncStateless", "EagerPyFunc"})
-
-
-def _runs_python(data: tf.data.Dataset) -> bool:
-    """Whether the pipeline calls Python (a generator source, a Python map, per_batch_map, ...).
-
-    Such a pipeline opens one iterator per pass: a shared one would run the user's Python code
-    for the next pass ahead of time, while the current pass is being consumed.
-    """
-    graph = tf.compat.v1.GraphDef()
-    policy = tf.data.experimental.ExternalStatePolicy.IGNORE
-    graph.ParseFromString(data._as_serialized_graph(external_state_policy=policy).numpy())  # pylint: disable=W0212
-    return any(node.op in _PYTHON_OPS for node in graph.node) or any(
-        node.op in _PYTHON_OPS for function in graph.library.function for node in function.node_def)
-
-
 class Iterator:
     """Base class of the dataset iterators.
 
@@ -182,11 +166,12 @@ class Iterator:
         threads, buffers and compiled functions from one pass to the next and prepares the next
         pass's first batches while the current one is consumed, as MindSpore's engine does. Every
         pass still draws fresh shuffles and random numbers (the sources' seeds are drawn anew
-        for each repetition). Otherwise each pass opens its own iterator.
+        for each repetition). A pipeline that calls the user's Python code (``Dataset._runs_python``)
+        opens one iterator per pass instead, so that code never runs ahead into the next pass.
         """
         if self._per_pass is None:
             count = int(self._data.cardinality())
-            self._per_pass = count if count > 0 and not _runs_python(self._data) else -1
+            self._per_pass = count if count > 0 and not self._dataset._runs_python() else -1  # pylint: disable=W0212
         if self._per_pass > 0:
             left = -1 if self._num_epochs == -1 else self._num_epochs - self._epoch
             self._it = iter(self._data.repeat(left))
