@@ -119,3 +119,73 @@ def test_pipelines_running_python_open_one_iterator_per_pass():
                          (plain.batch(2, per_batch_map=lambda x, info: (x,)), True),
                          (ds.from_tf_data(tf.data.Dataset.range(3)), True)):
         assert data._runs_python() is python  # pylint: disable=protected-access
+
+
+def _two_epochs(data):
+    """Every numpy array of two passes, each written over as soon as it is delivered."""
+    seen = []
+    it = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    for _ in range(2):  # each pass ends with StopIteration
+        for row in it:
+            seen.append([a.copy() for a in row])
+            for a in row:
+                assert a.flags.writeable  # as MindSpore's arrays
+                a[...] = 99
+    return seen
+
+
+def test_output_numpy_arrays_are_writable_and_writing_changes_nothing_delivered_later():
+    """Batches come out without a copy (they are made for the delivery); rows of an in-memory source,
+    a per_batch_map's arrays and constant outputs are copied: writing into a delivered array never
+    changes a later row, the next pass or the user's own arrays."""
+    images = np.arange(48, dtype=np.uint8).reshape(6, 2, 2, 2)
+    kept = np.full((2, 3), 7, np.int32)
+    cases = {
+        "gathered batches": ds.NumpySlicesDataset({"x": images}, shuffle=False).batch(2),
+        "rows": ds.NumpySlicesDataset({"x": images}, shuffle=False),
+        "batch-level map": ds.NumpySlicesDataset({"x": images}, shuffle=False).map(
+            transforms.TypeCast(np.float32), input_columns="x").batch(4),
+        "per_batch_map": ds.NumpySlicesDataset({"x": images}, shuffle=False).batch(
+            2, per_batch_map=lambda x, info: (kept,), input_columns=["x"]),
+        "repeat of batches": ds.NumpySlicesDataset({"x": images}, shuffle=False).batch(3).repeat(2),
+    }
+    for name, data in cases.items():
+        seen = _two_epochs(data)
+        half = len(seen) // 2
+        assert all(np.array_equal(a[0], b[0]) for a, b in zip(seen[:half], seen[half:])), name
+        assert 99 not in np.concatenate([np.ravel(r[0]) for r in seen]), name
+    np.testing.assert_array_equal(kept, 7)
+    np.testing.assert_array_equal(images, np.arange(48).reshape(6, 2, 2, 2))
+
+
+def test_a_batch_level_transform_with_a_constant_output_still_gives_each_batch_its_own_array():
+    from tfspore.dataset.transforms._base import TensorOperation  # the engine's contract for transforms
+
+    class Zeros(TensorOperation):
+        def _apply(self, x):
+            return tf.zeros([3], tf.int32)
+
+        def _batch_ok(self, shapes, dtypes):
+            return True
+
+        def _apply_batch(self, x):
+            return tf.zeros([2, 3], tf.int32)  # a constant of the batch's static shape
+
+    data = ds.NumpySlicesDataset({"x": np.arange(4, dtype=np.int32)}, shuffle=False).map(Zeros(), "x")
+    seen = _two_epochs(data.batch(2, drop_remainder=True))
+    assert len(seen) == 4 and all(np.array_equal(r[0], np.zeros([2, 3])) for r in seen)
+
+
+def test_tf_data_autotuning_follows_set_enable_autotune():
+    """Off by default, as MindSpore's autotune: the pipeline runs the parallelism it was given."""
+    data = ds.NumpySlicesDataset([1, 2, 3], shuffle=False).map(transforms.TypeCast(np.int64))
+    assert ds.config.get_enable_autotune() is False
+    assert data.to_tf_dataset().options().autotune.enabled is False
+    ds.config.set_enable_autotune(True)
+    try:
+        assert data.to_tf_dataset().options().autotune.enabled is True
+        assert [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == [1, 2, 3]
+    finally:
+        ds.config.set_enable_autotune(False)
+    with pytest.raises(TypeError, match="enable"):
+        ds.config.set_enable_autotune(1)

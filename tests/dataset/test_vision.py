@@ -304,3 +304,18 @@ def test_lenet_pipeline_types_and_shapes():
     data = data.map(ds.transforms.TypeCast(ms.int32), "label").batch(4, drop_remainder=True)
     assert data.output_types() == [np.dtype("float32"), np.dtype("int32")]
     assert data.output_shapes() == [[4, 1, 32, 32], [4]]
+
+
+def test_random_crop_draws_every_window_evenly_in_a_pipeline():
+    """One draw gives both offsets: every window of the (padded) image comes up, about equally often."""
+    image = np.arange(12, dtype=np.uint8).reshape(3, 4, 1)
+    data = ds.NumpySlicesDataset({"image": np.repeat(image[None], 600, axis=0)}, shuffle=False)
+    data = data.map(vision.RandomCrop(2, padding=[0, 1, 0, 0]), input_columns="image")  # one row of padding on top
+    corners = [tuple(int(v) for v in row[0][:, 0, 0]) for row in data.create_tuple_iterator(output_numpy=True)]
+    counts = {}
+    for corner in corners:
+        counts[corner] = counts.get(corner, 0) + 1
+    # top offsets 0..2 in the padded 4x4 image (0: the padding row above), left offsets 0..2
+    expected = {(0, x) for x in range(3)} | {(y * 4 + x, (y + 1) * 4 + x) for y in range(2) for x in range(3)}
+    assert set(counts) == expected
+    assert all(20 <= n <= 140 for n in counts.values()), counts  # 67 expected; the bounds are 5 sigma

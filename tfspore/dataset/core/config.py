@@ -243,7 +243,19 @@ get_callback_timeout = _make_getter("callback_timeout", "Return the DSWaitedCall
 
 
 def set_enable_autotune(enable: bool, filepath_prefix: Optional[str] = None) -> None:
-    """Enable MindSpore's autotune (tf.data always autotunes; kept for compatibility)."""
+    """Enable MindSpore's autotune: ``tf.data``'s autotuning of parallelism and buffer sizes.
+
+    Off (the default, as in MindSpore), a pipeline runs the parallelism it was given and each
+    ``AUTOTUNE`` value is the core count. The setting applies to pipelines built after the call.
+    `filepath_prefix` (MindSpore writes the tuned configuration there) is accepted and ignored.
+
+    Args:
+        enable: Whether to autotune.
+        filepath_prefix: Ignored.
+
+    Raises:
+        TypeError: If `enable` is not a bool.
+    """
     del filepath_prefix
     _state["enable_autotune"] = validator.check_bool(enable, "enable", "config.set_enable_autotune")
 

@@ -194,9 +194,13 @@ def _row_groups(lower: Dataset, batch_size: int, drop_remainder: bool) -> Tuple[
 
 
 def _workers(chain: List[Dataset]) -> int:
-    """Parallel calls for a chain's batch-level map: its maps' num_parallel_workers, at most the cores."""
+    """Parallel calls for a chain's batch-level map: two per worker (its maps' num_parallel_workers, at
+    most the cores). Batches leave in order: with one call per worker, a worker whose batch is done
+    before an earlier one waits idle; with two it starts the next (imagefolder pipeline of
+    bench/dataset_runner.py: 8,300 -> 8,600 samples/s on 2 cores; AUTOTUNE's 8 or more calls in flight
+    wait on each other: 312 us/row against 129)."""
     asked = [m.num_parallel_workers for m in chain if m.num_parallel_workers]
-    return max(1, min(max(asked) if asked else config.get_num_parallel_workers(), os.cpu_count() or 1))
+    return 2 * max(1, min(max(asked) if asked else config.get_num_parallel_workers(), os.cpu_count() or 1))
 
 
 def _per_row_chain(child: Dataset) -> Tuple[List[Dataset], Dataset]:
@@ -210,8 +214,15 @@ def _per_row_chain(child: Dataset) -> Tuple[List[Dataset], Dataset]:
     return chain, node
 
 
-def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Optional[tf.data.Dataset]:
-    """The batches of `child` (a chain of maps) with batch-level suffixes, or None to batch per row."""
+def build_batched(child: Dataset, batch_size: int,
+                  drop_remainder: bool) -> Optional[Tuple[tf.data.Dataset, bool]]:
+    """The batches of `child` (a chain of maps) with batch-level suffixes, or None to batch per row.
+
+    Returns:
+        ``(batches, new_buffers)``: `new_buffers` says whether every array of a batch is made for
+        that batch (``Dataset._delivers_new_buffers``): so for gathers, batch ops, ``tf.map_fn``
+        stacks and the transforms' outputs, not for arrays a user's Python code returned.
+    """
     python_chain = []
     node = child
     while getattr(node, "_is_python_map", lambda: False)():
@@ -220,7 +231,7 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
     if python_chain and hasattr(node, "_build_python_batches"):  # Python maps over a Python source
         data = node._build_python_batches(python_chain[::-1], batch_size, drop_remainder)
         if data is not None:
-            return data
+            return data, False
     chain, base = _per_row_chain(child)
     if not chain:
         return None
@@ -236,8 +247,8 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
         return None
     if all(k == len(m.operations) for m, k in zip(chain, splits)):  # every transform per row
         data, make = _row_groups(child, batch_size, drop_remainder)
-        return None if make is None else data.map(lambda *a: make(a), num_parallel_calls=AUTOTUNE,
-                                                  deterministic=True)
+        return None if make is None else (data.map(lambda *a: make(a), num_parallel_calls=AUTOTUNE,
+                                                   deterministic=True), True)
 
     make = None
     if all(k == 0 for k in splits) and isinstance(base, MappableSource) and getattr(base, "_gathers_batches", False):
@@ -264,9 +275,8 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
             runs = [(_compiled(group) if flag else None, group) for flag, group in _runs(ops, fast)]
             stages.append(([names.index(c) for c in m.input_columns], runs))
     random = any(getattr(op, "_tf_random", False) for _, runs in stages for _, ops in runs for op in ops)
-    # XLA-compiled batch steps run best one call per core: more calls in flight only wait on each
-    # other (measured: 2 in flight 129 us/row, AUTOTUNE's 8+ 312 us on 2 cores); the maps'
-    # num_parallel_workers says how many the user wants.
+    # XLA-compiled batch steps run a few calls per core (see _workers); the maps'
+    # num_parallel_workers says how many workers the user wants.
     compiled = any(fn is not None for _, runs in stages for fn, _ in runs)
     calls = _workers(chain) if compiled else AUTOTUNE
 
@@ -282,6 +292,10 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
                         count += 1
                         seeds.append(tf.stack([rnd, const + count]))
                 values = list(fn(values, seeds)) if fn is not None else _apply_ops(ops, values, seeds)
+            # A transform whose output is a constant (a Fill of a static shape) would deliver one
+            # buffer for every batch; each batch gets its own (see build_batched's new_buffers).
+            # XLA groups hold transforms of their inputs only (TensorOperation._batch_xla_ok).
+            values = [tf.raw_ops.DeepCopy(x=x) if tf.get_static_value(x) is not None else x for x in values]
             for i, value in zip(idx, values):
                 row[i] = value
         return tuple(row)
@@ -291,9 +305,9 @@ def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Opti
 
     if not random:
         return data.map(lambda *element: apply(rows_of(element), None), num_parallel_calls=calls,
-                        deterministic=True)
+                        deterministic=True), True
     ctx = _context()
     const = tf.constant(ctx.next_seed(), tf.int64)
     seeds = tf.data.Dataset.random(seed=ctx.next_seed(), rerandomize_each_iteration=True)
     return tf.data.Dataset.zip((data, seeds)).map(lambda element, rnd: apply(rows_of(element), rnd),
-                                                  num_parallel_calls=calls, deterministic=True)
+                                                  num_parallel_calls=calls, deterministic=True), True

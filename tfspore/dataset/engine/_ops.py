@@ -29,6 +29,8 @@ from tfspore.dataset.engine._batch_op import BatchDataset
 class ShuffleDataset(Dataset):
     """The result of ``Dataset.shuffle``."""
 
+    _passes_elements = True
+
     def __init__(self, input_dataset: Dataset, buffer_size: int, *, _fixed_seed: Optional[int] = None,
                  _internal: bool = False):
         api = f"{type(input_dataset).__name__}.shuffle"
@@ -69,6 +71,8 @@ def _check_count(count: Any, api: str, low: int, high: int) -> int:
 class RepeatDataset(Dataset):
     """The result of ``Dataset.repeat``."""
 
+    _passes_elements = True
+
     def __init__(self, input_dataset: Dataset, count: Optional[int] = None):
         super().__init__(input_dataset)
         api = f"{type(input_dataset).__name__}.repeat"
@@ -101,6 +105,8 @@ class RepeatDataset(Dataset):
 class TakeDataset(Dataset):
     """The result of ``Dataset.take``."""
 
+    _passes_elements = True
+
     def __init__(self, input_dataset: Dataset, count: int = -1):
         super().__init__(input_dataset)
         api = f"{type(input_dataset).__name__}.take"
@@ -120,6 +126,8 @@ class TakeDataset(Dataset):
 class SkipDataset(Dataset):
     """The result of ``Dataset.skip``."""
 
+    _passes_elements = True
+
     def __init__(self, input_dataset: Dataset, count: int):
         super().__init__(input_dataset)
         api = f"{type(input_dataset).__name__}.skip"
@@ -136,6 +144,8 @@ class SkipDataset(Dataset):
 
 class ProjectDataset(Dataset):
     """The result of ``Dataset.project``."""
+
+    _passes_elements = True
 
     def __init__(self, input_dataset: Dataset, columns: Union[str, List[str]]):
         super().__init__(input_dataset)
@@ -166,6 +176,8 @@ class ProjectDataset(Dataset):
 
 class RenameDataset(Dataset):
     """The result of ``Dataset.rename``."""
+
+    _passes_elements = True
 
     def __init__(self, input_dataset: Dataset, input_columns: Any, output_columns: Any):
         super().__init__(input_dataset)

@@ -83,11 +83,15 @@ def _explain(dataset: Any, text: str) -> Optional[str]:
     return None
 
 
-def _to_output(t: tf.Tensor, output_numpy: bool) -> Any:
+def _to_output(t: tf.Tensor, output_numpy: bool, new_buffer: bool = False) -> Any:
+    """A delivered column: a Tensor, or with `output_numpy` a numpy array (a writable view of the
+    tensor's buffer when it is a `new_buffer` no one else holds, as MindSpore's ``as_array``; a
+    copy otherwise: ``EagerTensor.numpy()`` copies, ``np.asarray`` of it is read-only)."""
     if t.dtype == tf.string:
         return py.decode_strings(np.asarray(t.numpy(), dtype=object))
     if output_numpy:
-        return np.asarray(t.numpy())
+        view = getattr(t, "_numpy", None) if new_buffer else None
+        return np.asarray(view() if view is not None else t.numpy())
     from tfspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
     return Tensor._from_tf(t)  # pylint: disable=protected-access
 
@@ -125,6 +129,7 @@ class Iterator:
         self._data = data
         self._num_epochs = int(num_epochs)
         self._output_numpy = output_numpy
+        self._new_buffers = dataset._delivers_new_buffers()  # pylint: disable=protected-access
         self._epoch = 0
         self._it = None
         self._left = -1  # rows left in the current pass of a shared iterator (-1: the iterator is per pass)
@@ -228,7 +233,7 @@ class TupleIterator(Iterator):
     _kind = "tuple"
 
     def __next__(self) -> List[Any]:
-        return [_to_output(t, self._output_numpy) for t in self._next_row()]
+        return [_to_output(t, self._output_numpy, self._new_buffers) for t in self._next_row()]
 
 
 class DictIterator(Iterator):
@@ -238,4 +243,4 @@ class DictIterator(Iterator):
 
     def __next__(self) -> Dict[str, Any]:
         row = self._next_row()
-        return {name: _to_output(t, self._output_numpy) for name, t in zip(self._col_names, row)}
+        return {name: _to_output(t, self._output_numpy, self._new_buffers) for name, t in zip(self._col_names, row)}

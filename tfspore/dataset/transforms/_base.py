@@ -83,6 +83,8 @@ def _next_stateless_seed() -> tf.Tensor:
     state = _seed_state
     if state.row_seed is not None:
         state.counter += 1
+        if state.counter == 1:  # the op's own seed (hashed by the random op) serves its first draw
+            return state.row_seed
         return tf.random.experimental.stateless_fold_in(state.row_seed, state.counter)
     if tf.executing_eagerly():
         # numpy's global generator is reseeded by tfspore.set_seed and ds.config.set_seed.

@@ -240,9 +240,10 @@ class RandomCrop(ImageTensorOperation):
                 raise RuntimeError(f"{message}: got an image of {known.as_list()} after padding.")
         else:
             tf.debugging.assert_greater_equal(shape[:2], tf.constant([crop_h, crop_w]), message=message)
-        top_off = self._uniform((), 0, shape[0] - crop_h + 1, dtype=tf.int32)
-        left_off = self._uniform((), 0, shape[1] - crop_w + 1, dtype=tf.int32)
-        out = ops.crop(img, top_off, left_off, crop_h, crop_w)
+        # one draw for both offsets (a random op costs more than the arithmetic, per row)
+        spans = tf.cast(shape[:2] - tf.constant([crop_h, crop_w]) + 1, tf.float32)
+        offsets = tf.cast(tf.floor(self._uniform([2]) * spans), tf.int32)
+        out = ops.crop(img, offsets[0], offsets[1], crop_h, crop_w)
         out = tf.ensure_shape(out, [crop_h, crop_w, image.shape[2] if not was_2d else 1])
         return ops.restore(out, was_2d)
 
