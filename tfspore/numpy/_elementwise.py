@@ -28,9 +28,7 @@ def _out(t: tf.Tensor, dtype: Any) -> Tensor:
     return Tensor(U.apply_dtype(t, dtype))
 
 
-def _binary(fn: Callable, x1: Any, x2: Any, dtype: Any) -> Tensor:
-    a, b = U.promote_all([U.to_tf(x1), U.to_tf(x2)])
-    return _out(fn(a, b), dtype)
+_binary = U.binary_op
 
 
 def _float_unary(fn: Callable, x: Any, dtype: Any) -> Tensor:

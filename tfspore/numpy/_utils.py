@@ -260,6 +260,12 @@ _TRIG = {tf.float16: tf.float16, tf.float32: tf.float32, tf.float64: tf.float64,
          tf.uint8: tf.float16, tf.bool: tf.float16}
 
 
+def binary_op(fn: Any, x1: Any, x2: Any, dtype: Any = None) -> Tensor:
+    """``fn(x1, x2)`` on the operands promoted to their common dtype, cast to ``dtype`` when one is given."""
+    a, b = promote_all([to_tf(x1), to_tf(x2)])
+    return Tensor(apply_dtype(fn(a, b), dtype))
+
+
 def float_for_trig(dt: tf.DType) -> tf.DType:
     """The float dtype ``mindspore.numpy`` computes float functions of ``dt`` in (its trigonometric rule)."""
     return _TRIG.get(dt, tf.float32)

@@ -17,9 +17,7 @@ __all__ = ["not_equal", "less_equal", "less", "greater_equal", "greater", "equal
            "isin", "isclose", "signbit", "sometrue", "array_equal", "array_equiv", "setdiff1d"]
 
 
-def _compare(fn: Callable, x1: Any, x2: Any, dtype: Any) -> Tensor:
-    a, b = U.promote_all([U.to_tf(x1), U.to_tf(x2)])
-    return Tensor(U.apply_dtype(fn(a, b), dtype))
+_compare = U.binary_op
 
 
 def not_equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
@@ -54,17 +52,16 @@ def equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
     return _compare(tf.equal, x1, x2, dtype)
 
 
-def _unary_bool(fn: Callable, x: Any, dtype: Any) -> Tensor:
+def _unary_bool(fn: Callable, x: Any, dtype: Any, non_float: bool = False) -> Tensor:
+    """``fn(x)`` on a float tensor; on any other dtype every element answers ``non_float``."""
     t = U.to_tf(x)
-    res = fn(t) if t.dtype.is_floating else tf.zeros_like(t, tf.bool)
+    res = fn(t) if t.dtype.is_floating else (tf.ones_like if non_float else tf.zeros_like)(t, tf.bool)
     return Tensor(U.apply_dtype(res, dtype))
 
 
 def isfinite(x: Any, dtype: Any = None) -> Tensor:
     """Whether each element is finite (integers always are)."""
-    t = U.to_tf(x)
-    res = tf.math.is_finite(t) if t.dtype.is_floating else tf.ones_like(t, tf.bool)
-    return Tensor(U.apply_dtype(res, dtype))
+    return _unary_bool(tf.math.is_finite, x, dtype, non_float=True)
 
 
 def isnan(x: Any, dtype: Any = None) -> Tensor:

@@ -109,6 +109,9 @@ class BuiltinSampler:
         num_samples: How many indices to draw per epoch; None draws all.
     """
 
+    #: Whether the sampler itself draws its indices at random (a new order every epoch).
+    _random_order = False
+
     def __init__(self, num_samples: Optional[int] = None):
         self.child_sampler: Optional[BuiltinSampler] = None
         self.num_samples = check_num_samples(num_samples, type(self).__name__)
@@ -142,6 +145,8 @@ class BuiltinSampler:
 
     def is_shuffled(self) -> bool:
         """Whether the sampler (or its child) shuffles."""
+        if self._random_order:
+            return True
         return self.child_sampler.is_shuffled() if self.child_sampler is not None else False
 
     def is_sharded(self) -> bool:
@@ -160,7 +165,7 @@ class BuiltinSampler:
         raise NotImplementedError
 
     def _own_random(self) -> bool:
-        return False
+        return self._random_order
 
     def _own_dynamic(self) -> bool:
         return False
@@ -230,6 +235,8 @@ class RandomSampler(BuiltinSampler):
         >>> sampler = ds.RandomSampler(num_samples=5)
     """
 
+    _random_order = True
+
     def __init__(self, replacement: bool = False, num_samples: Optional[int] = None,
                  shuffle: Shuffle = Shuffle.GLOBAL):
         v.check_bool(replacement, "replacement", "RandomSampler")
@@ -242,14 +249,8 @@ class RandomSampler(BuiltinSampler):
         self.shuffle = shuffle
         self.reshuffle_each_epoch = True
 
-    def is_shuffled(self) -> bool:
-        return True
-
     def get_shuffle_mode(self) -> Shuffle:
         return self.shuffle
-
-    def _own_random(self) -> bool:
-        return True
 
     def _own_count(self, n: int) -> int:
         if self.replacement:
@@ -387,14 +388,10 @@ class SubsetRandomSampler(SubsetSampler):
         >>> sampler = ds.SubsetRandomSampler([0, 3, 5])
     """
 
-    def is_shuffled(self) -> bool:
-        return True
+    _random_order = True
 
     def get_shuffle_mode(self) -> Shuffle:
         return Shuffle.GLOBAL
-
-    def _own_random(self) -> bool:
-        return True
 
     def _own_indices(self, n: int, seed: tf.Tensor) -> tf.Tensor:
         indices = tf.constant(self._checked(n), tf.int64)
@@ -414,6 +411,8 @@ class WeightedRandomSampler(BuiltinSampler):
         >>> sampler = ds.WeightedRandomSampler([0.9, 0.1], num_samples=4)
     """
 
+    _random_order = True
+
     def __init__(self, weights: Sequence[float], num_samples: Optional[int] = None, replacement: bool = True):
         super().__init__(num_samples)
         w = np.asarray(list(weights), dtype=np.float64).reshape(-1)
@@ -422,12 +421,6 @@ class WeightedRandomSampler(BuiltinSampler):
                              f"but got {list(weights)!r}.")
         self.weights = w
         self.replacement = v.check_bool(replacement, "replacement", "WeightedRandomSampler")
-
-    def is_shuffled(self) -> bool:
-        return True
-
-    def _own_random(self) -> bool:
-        return True
 
     def _own_count(self, n: int) -> int:
         return len(self.weights) if self.num_samples in (None, 0) else self.num_samples

@@ -17,6 +17,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import tensorflow as tf
 
+from tfspore._internal import validator as V
 from tfspore.dataset.transforms import TensorOperation
 from tfspore.dataset.text import _unicode
 from tfspore.dataset.text._package_tokenizers import JiebaTokenizer, SentencePieceTokenizer  # noqa: F401
@@ -154,13 +155,7 @@ class TruncateSequencePair(TensorOperation):
 
     def __init__(self, max_length: int) -> None:
         super().__init__()
-        if isinstance(max_length, bool) or not isinstance(max_length, int):
-            raise TypeError(f"For 'TruncateSequencePair', the argument 'max_length' must be int, but got "
-                            f"{max_length!r} with type {type(max_length).__name__}.")
-        if max_length < 0:
-            raise ValueError(f"For 'TruncateSequencePair', the argument 'max_length' must be non-negative, but "
-                             f"got {max_length}.")
-        self.max_length = max_length
+        self.max_length = V.check_non_negative_int(max_length, "max_length", "TruncateSequencePair")
 
     def _apply(self, *tensors: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
         if len(tensors) != 2:

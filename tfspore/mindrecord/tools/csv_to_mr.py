@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 from tfspore.mindrecord.core.shardutils import SUCCESS, check_filename
 from tfspore.mindrecord.filewriter import FileWriter
-from tfspore.mindrecord.tools._convert import check_partition_number, write_in_batches
+from tfspore.mindrecord.tools._convert import check_partition_number, write_large_file
 
 __all__ = ["CsvToMR"]
 
@@ -78,16 +78,11 @@ class CsvToMR:
             raise IOError(f"Csv file {self.source} do not exist.")
         frame = self.pd.read_csv(self.source)
         schema = self._schema(frame)
-        self.writer.set_header_size(1 << 24)
-        self.writer.set_page_size(1 << 26)
-        self.writer.add_schema(schema, "csv_schema")
         for name in self.columns_list:
             if str(name).isdigit():
                 raise ValueError(f"The first line content: {name} of the CSV file is used as a column name and "
                                  f"does not allow starting with a number.")
-        self.writer.add_index(list(self.columns_list))
-        write_in_batches(self.writer, self._rows(frame))
-        self.writer.commit()
+        write_large_file(self.writer, schema, "csv_schema", list(self.columns_list), self._rows(frame))
         return SUCCESS
 
     def transform(self) -> None:

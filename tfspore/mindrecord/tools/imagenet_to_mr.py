@@ -7,7 +7,7 @@ from typing import Dict, Iterator
 from tfspore.mindrecord.common.exceptions import PathNotExistsError
 from tfspore.mindrecord.core.shardutils import SUCCESS, check_filename
 from tfspore.mindrecord.filewriter import FileWriter
-from tfspore.mindrecord.tools._convert import check_partition_number, write_in_batches
+from tfspore.mindrecord.tools._convert import check_partition_number, write_large_file
 
 __all__ = ["ImageNetToMR"]
 
@@ -76,12 +76,8 @@ class ImageNetToMR:
 
     def run(self) -> int:
         """Convert; returns SUCCESS. See :meth:`transform`."""
-        self.writer.set_header_size(1 << 24)
-        self.writer.set_page_size(1 << 26)
-        self.writer.add_schema(dict(_SCHEMA), "imagenet_schema")
-        self.writer.add_index(["label", "file_name"])
-        write_in_batches(self.writer, self._rows(), parallel_writer=True)
-        self.writer.commit()
+        write_large_file(self.writer, dict(_SCHEMA), "imagenet_schema", ["label", "file_name"], self._rows(),
+                         parallel_writer=True)
         return SUCCESS
 
     def transform(self) -> None:

@@ -9,7 +9,7 @@ import numpy as np
 
 from tfspore.mindrecord.core.shardutils import FAILED, SUCCESS, check_filename
 from tfspore.mindrecord.filewriter import FileWriter
-from tfspore.mindrecord.tools._convert import check_partition_number, encode_jpeg, write_in_batches
+from tfspore.mindrecord.tools._convert import check_partition_number, encode_jpeg, write_large_file
 
 __all__ = ["MnistToMR"]
 
@@ -66,12 +66,7 @@ class MnistToMR:
             yield {"label": int(label), "data": encode_jpeg(image)}
 
     def _transform(self, split: str, writer: FileWriter) -> int:
-        writer.set_header_size(1 << 24)
-        writer.set_page_size(1 << 26)
-        writer.add_schema(self.mnist_schema_json, "mnist_schema")
-        writer.add_index(["label"])
-        write_in_batches(writer, self._rows(split))
-        writer.commit()
+        write_large_file(writer, self.mnist_schema_json, "mnist_schema", ["label"], self._rows(split))
         return SUCCESS
 
     def run(self) -> int:
