@@ -433,6 +433,7 @@ def test_metric_names_and_get_metrics_parity():
     lambda m: m.ConfusionMatrix(2, normalize="rows"),
     lambda m: m.ConfusionMatrixMetric(decrease="avg"),
     lambda m: m.Dice(smooth=0.0),
+    lambda m: m.Dice(smooth=1),
     lambda m: m.Loss().update(np.ones((2, 2))),
     lambda m: m.Accuracy().update(np.ones((2, 2))),
     lambda m: m.Accuracy().update(np.ones((2, 2)), np.ones(3)),

@@ -23,6 +23,7 @@ from tfspore.nn.cell import Cell
 from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer.activation import get_activation
 from tfspore.nn.loss._base import LossBase, binary, check_is_tensor, static_shape
+from tfspore.nn.metrics.dice import check_smooth
 
 __all__ = ["DiceLoss", "MultiClassDiceLoss"]
 
@@ -80,12 +81,7 @@ class DiceLoss(LossBase):
     def __init__(self, smooth: float = 1e-5) -> None:
         _warn_deprecated(type(self).__name__)
         super().__init__()
-        if isinstance(smooth, bool) or not isinstance(smooth, float):
-            raise TypeError(f"For '{self.cls_name}', the 'smooth' must be float, but got '{type(smooth).__name__}'.")
-        if not smooth > 0:
-            raise ValueError(f"For '{self.cls_name}', the 'smooth' must be float and must > 0, but got '{smooth}' "
-                             f"with type 'float'.")
-        self.smooth = smooth
+        self.smooth = check_smooth(smooth, self.cls_name)
 
     def construct(self, logits: Any, label: Any) -> Tensor:
         x, y = _same_shape_pair(logits, label, self.cls_name)

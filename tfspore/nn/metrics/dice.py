@@ -19,6 +19,21 @@ from tfspore.nn.metrics.metric import Metric, _check_samples, rearrange_inputs
 __all__ = ["Dice"]
 
 
+def check_smooth(smooth: Any, api: str) -> float:
+    """Return ``smooth`` of ``api`` (``Dice``, ``DiceLoss``) if it is a float > 0; MindSpore's errors otherwise.
+
+    Raises:
+        TypeError: when ``smooth`` is not a float.
+        ValueError: when ``smooth`` is not positive.
+    """
+    if isinstance(smooth, bool) or not isinstance(smooth, float):
+        raise TypeError(f"For '{api}', the 'smooth' must be float, but got '{type(smooth).__name__}'.")
+    if not smooth > 0:
+        raise ValueError(f"For '{api}', the 'smooth' must be float and must > 0, but got '{smooth}' with type "
+                         f"'float'.")
+    return smooth
+
+
 class Dice(Metric):
     r"""Each update adds :math:`2 |X \cap Y| / (|X|^2 + |Y|^2 + smooth)` (over the whole batch);
     ``eval`` divides the sum by the number of samples seen.
@@ -37,12 +52,7 @@ class Dice(Metric):
 
     def __init__(self, smooth: float = 1e-5) -> None:
         super().__init__()
-        if isinstance(smooth, bool) or not isinstance(smooth, float):
-            raise TypeError(f"For 'Dice', the 'smooth' must be float, but got '{type(smooth).__name__}'.")
-        if not smooth > 0:
-            raise ValueError(f"For 'Dice', the 'smooth' must be float and must > 0, but got '{smooth}' with type "
-                             f"'float'.")
-        self.smooth = smooth
+        self.smooth = check_smooth(smooth, "Dice")
         self._dice_coeff_sum = 0
         self._samples_num = 0
         self.clear()

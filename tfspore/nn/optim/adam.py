@@ -38,14 +38,22 @@ from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_ini
 __all__ = ["Adam", "AdamWeightDecay", "AdamOffload"]
 
 
-def check_betas_eps(beta1: Any, beta2: Any, eps: Any, prim_name: str) -> None:
-    """The Adam-family checks of ``beta1``, ``beta2`` (floats in (0, 1)) and ``eps`` (a positive float)."""
+_UNCHECKED = object()
+
+
+def check_betas_eps(beta1: Any, beta2: Any, eps: Any, prim_name: str, weight_decay: Any = _UNCHECKED) -> None:
+    """The Adam-family checks of ``beta1``, ``beta2`` (floats in (0, 1)) and ``eps`` (a positive float),
+    and, when given, of ``weight_decay`` (a float >= 0; ``LazyAdam``), types first, then ranges."""
     validator.check_type(beta1, [float], "beta1", prim_name)
     validator.check_type(beta2, [float], "beta2", prim_name)
     validator.check_type(eps, [float], "eps", prim_name)
+    if weight_decay is not _UNCHECKED:
+        validator.check_type(weight_decay, [float], "weight_dacay", prim_name)   # MindSpore's spelling
     validator.check_float_range(beta1, "beta1", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
     validator.check_float_range(beta2, "beta2", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
     validator.check_positive_float(eps, "eps", prim_name, allow_int=False)
+    if weight_decay is not _UNCHECKED:
+        validator.check_non_negative_float(weight_decay, "weight_decay", prim_name, allow_int=False)
 
 
 def apply_adam(var: tf.Variable, m: tf.Variable, v: tf.Variable, vhat: tf.Variable | None, new_lr: tf.Tensor,
@@ -106,6 +114,49 @@ def advance_powers(*powers: tuple[Parameter, float]) -> list[tf.Tensor]:
     return [tf.reshape(value, []) for value in new]
 
 
+class MomentOptimizer(Optimizer):
+    """An Optimizer with the Adam family's state and step (``Adam``, ``AdamOffload``, ``LazyAdam``, ``AdaMax``;
+    ``AdamWeightDecay`` and ``Lamb`` use :meth:`_init_decoupled_moments` instead).
+
+    The state is ``beta1`` / ``beta2`` / ``eps`` (float32 Tensors, and as floats), the ``beta1_power``
+    (and ``beta2_power``) Parameter(s) and the ``moment1.<name>`` / ``moment2.<name>`` clones of the
+    parameters, registered in that order.
+    """
+
+    def _init_moments(self, beta1: float, beta2: float, eps: float, power_shape: Any,
+                      beta2_power: bool = True) -> None:
+        """Create the state; ``power_shape`` is ``()`` or ``[1]``, as in the MindSpore optimizer."""
+        self.beta1 = Tensor(beta1, mstype.float32)
+        self.beta2 = Tensor(beta2, mstype.float32)
+        self._beta1, self._beta2, self._eps = beta1, beta2, eps
+        self.beta1_power = Parameter(initializer(1, power_shape, mstype.float32), name="beta1_power")
+        if beta2_power:
+            self.beta2_power = Parameter(initializer(1, power_shape, mstype.float32), name="beta2_power")
+        self.eps = Tensor(eps, mstype.float32)
+        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
+        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+
+    def _init_decoupled_moments(self, beta1: float, beta2: float, eps: float, prefix: str) -> None:
+        """Check the betas and ``eps``, then create the state of ``AdamWeightDecay`` and ``Lamb``: ``beta1`` /
+        ``beta2`` / ``eps`` as shape-``(1,)`` float32 Tensors (and as floats) and the ``moments1`` /
+        ``moments2`` clones, named ``<prefix>_m.<name>`` / ``<prefix>_v.<name>``."""
+        check_betas_eps(beta1, beta2, eps, self.cls_name)
+        self.beta1 = Tensor(np.array([beta1]).astype(np.float32))
+        self.beta2 = Tensor(np.array([beta2]).astype(np.float32))
+        self.eps = Tensor(np.array([eps]).astype(np.float32))
+        self._beta1, self._beta2, self._eps = beta1, beta2, eps
+        self.moments1 = self._parameters.clone(prefix=f"{prefix}_m", init="zeros")
+        self.moments2 = self._parameters.clone(prefix=f"{prefix}_v", init="zeros")
+
+    def _adam_step(self, gradients: Sequence[Any], vhat: Any = None, centralize: bool = True) -> tuple:
+        """One bias-corrected Adam step of every parameter (:func:`apply_bias_corrected_adam`)."""
+        gradients, lr = begin_step(self, gradients, centralize=centralize)
+        beta1_power, beta2_power = advance_powers((self.beta1_power, self._beta1), (self.beta2_power, self._beta2))
+        return apply_each(self, apply_bias_corrected_adam, gradients, lr, self.moment1, self.moment2, vhat,
+                          beta1_power=beta1_power, beta2_power=beta2_power, beta1=self._beta1, beta2=self._beta2,
+                          eps=self._eps, use_nesterov=self.use_nesterov)
+
+
 def _apply_adam_weight_decay(var: tf.Variable, m: tf.Variable, v: tf.Variable, lr: tf.Tensor, grad: Any,
                              beta1: float, beta2: float, eps: float, weight_decay: tf.Tensor) -> Any:
     dt = var.dtype
@@ -120,7 +171,7 @@ def _apply_adam_weight_decay(var: tf.Variable, m: tf.Variable, v: tf.Variable, l
     return success_flag(ops)
 
 
-class Adam(Optimizer):
+class Adam(MomentOptimizer):
     """Adaptive Moment Estimation (MindSpore's ``nn.Adam``).
 
     Args:
@@ -177,29 +228,18 @@ class Adam(Optimizer):
         if use_amsgrad and (use_lazy or use_offload):
             raise ValueError(f"For lazy Adam and Adam with offload, there is no parameter named 'use_amsgrad'.but "
                              f"got 'use_amsgrad'={use_amsgrad}.")
-        self.beta1 = Tensor(beta1, mstype.float32)
-        self.beta2 = Tensor(beta2, mstype.float32)
-        self._beta1, self._beta2, self._eps = beta1, beta2, eps
-        self.beta1_power = Parameter(initializer(1, (), mstype.float32), name="beta1_power")
-        self.beta2_power = Parameter(initializer(1, (), mstype.float32), name="beta2_power")
-        self.eps = Tensor(eps, mstype.float32)
+        self._init_moments(beta1, beta2, eps, ())
         self.use_nesterov = use_nesterov
         self.use_locking = use_locking
         self.use_amsgrad = use_amsgrad
         self.use_lazy = use_lazy
         self.use_offload = use_offload
-        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
-        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
         if use_amsgrad:
             self.vhat = self._parameters.clone(prefix="vhat", init="zeros")
         self._is_device = not use_offload
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients, lr = begin_step(self, gradients, centralize=not self.use_offload)
-        beta1_power, beta2_power = advance_powers((self.beta1_power, self._beta1), (self.beta2_power, self._beta2))
-        return apply_each(self, apply_bias_corrected_adam, gradients, lr, self.moment1, self.moment2,
-                          self.vhat if self.use_amsgrad else None, beta1_power=beta1_power, beta2_power=beta2_power,
-                          beta1=self._beta1, beta2=self._beta2, eps=self._eps, use_nesterov=self.use_nesterov)
+        return self._adam_step(gradients, self.vhat if self.use_amsgrad else None, centralize=not self.use_offload)
 
     @Optimizer.target.setter
     def target(self, value: str) -> None:
@@ -207,7 +247,7 @@ class Adam(Optimizer):
         self._set_base_target(value)
 
 
-class AdamWeightDecay(Optimizer):
+class AdamWeightDecay(MomentOptimizer):
     """Adam with decoupled weight decay (MindSpore's ``nn.AdamWeightDecay``).
 
     Per parameter: ``m``, ``v`` as in Adam, then
@@ -244,13 +284,7 @@ class AdamWeightDecay(Optimizer):
     def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,
                  eps: float = 1e-6, weight_decay: Any = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
-        check_betas_eps(beta1, beta2, eps, self.cls_name)
-        self.beta1 = Tensor(np.array([beta1]).astype(np.float32))
-        self.beta2 = Tensor(np.array([beta2]).astype(np.float32))
-        self.eps = Tensor(np.array([eps]).astype(np.float32))
-        self._beta1, self._beta2, self._eps = beta1, beta2, eps
-        self.moments1 = self._parameters.clone(prefix="adam_m", init="zeros")
-        self.moments2 = self._parameters.clone(prefix="adam_v", init="zeros")
+        self._init_decoupled_moments(beta1, beta2, eps, "adam")
         self.use_fused_opt = True
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
@@ -261,7 +295,7 @@ class AdamWeightDecay(Optimizer):
                           weight_decay=weight_decay, beta1=self._beta1, beta2=self._beta2, eps=self._eps)
 
 
-class AdamOffload(Optimizer):
+class AdamOffload(MomentOptimizer):
     """Adam whose update MindSpore runs on the host (deprecated there in favour of ``nn.Adam``).
 
     The math, arguments and state names are Adam's (``beta1_power`` / ``beta2_power`` have shape
@@ -294,20 +328,9 @@ class AdamOffload(Optimizer):
         validator.check_type(use_locking, [bool], "use_locking", self.cls_name)
         validator.check_type(use_nesterov, [bool], "use_nesterov", self.cls_name)
         self.params = self.parameters
-        self.beta1 = Tensor(beta1, mstype.float32)
-        self.beta2 = Tensor(beta2, mstype.float32)
-        self._beta1, self._beta2, self._eps = beta1, beta2, eps
-        self.beta1_power = Parameter(initializer(1, [1], mstype.float32), name="beta1_power")
-        self.beta2_power = Parameter(initializer(1, [1], mstype.float32), name="beta2_power")
-        self.eps = Tensor(eps, mstype.float32)
         self.use_nesterov = use_nesterov
-        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
-        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+        self._init_moments(beta1, beta2, eps, [1])
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients, lr = begin_step(self, gradients, centralize=False)
-        beta1_power, beta2_power = advance_powers((self.beta1_power, self._beta1), (self.beta2_power, self._beta2))
-        return apply_each(self, apply_bias_corrected_adam, gradients, lr, self.moment1, self.moment2, None,
-                          beta1_power=beta1_power, beta2_power=beta2_power, beta1=self._beta1, beta2=self._beta2,
-                          eps=self._eps, use_nesterov=self.use_nesterov)
+        return self._adam_step(gradients, centralize=False)
 

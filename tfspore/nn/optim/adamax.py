@@ -18,13 +18,9 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfspore.common import dtype as mstype
-from tfspore.common.initializer import initializer
-from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.adam import advance_powers, check_betas_eps
+from tfspore.nn.optim.adam import MomentOptimizer, advance_powers, check_betas_eps
 from tfspore.nn.optim._step import apply_each, begin_step
-from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
+from tfspore.nn.optim.optimizer import cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["AdaMax"]
 
@@ -43,7 +39,7 @@ def _apply_ada_max(var: tf.Variable, m: tf.Variable, v: tf.Variable, beta1_power
     return success_flag(ops)
 
 
-class AdaMax(Optimizer):
+class AdaMax(MomentOptimizer):
     """The AdaMax optimizer (MindSpore's ``nn.AdaMax``).
 
     Args:
@@ -74,13 +70,7 @@ class AdaMax(Optimizer):
                  eps: float = 1e-08, weight_decay: Any = 0.0, loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         check_betas_eps(beta1, beta2, eps, self.cls_name)
-        self.beta1 = Tensor(beta1, mstype.float32)
-        self.beta2 = Tensor(beta2, mstype.float32)
-        self._beta1, self._beta2, self._eps = beta1, beta2, eps
-        self.beta1_power = Parameter(initializer(1, [1], mstype.float32), name="beta1_power")
-        self.eps = Tensor(eps, mstype.float32)
-        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
-        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+        self._init_moments(beta1, beta2, eps, [1], beta2_power=False)
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
         gradients, lr = begin_step(self, gradients)

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import numpy as np
 import tensorflow as tf
 
-from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.adam import check_betas_eps
+from tfspore.nn.optim.adam import MomentOptimizer
 from tfspore.nn.optim._step import apply_each
-from tfspore.nn.optim.optimizer import Optimizer, cast_tf, success_flag, opt_init_args_register
+from tfspore.nn.optim.optimizer import cast_tf, success_flag, opt_init_args_register
 
 __all__ = ["Lamb"]
 
@@ -56,7 +54,7 @@ def _apply_lamb(var: tf.Variable, m: tf.Variable, v: tf.Variable, lr: tf.Tensor,
     return success_flag(ops)
 
 
-class Lamb(Optimizer):
+class Lamb(MomentOptimizer):
     """The LAMB optimizer (MindSpore's ``nn.Lamb``).
 
     Weight decay is part of the update (not added to the gradient); parameters whose names
@@ -91,14 +89,8 @@ class Lamb(Optimizer):
     def __init__(self, params: Any, learning_rate: Any, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-6,
                  weight_decay: Any = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay)
-        check_betas_eps(beta1, beta2, eps, self.cls_name)
-        self.beta1 = Tensor(np.array([beta1]).astype(np.float32))
-        self.beta2 = Tensor(np.array([beta2]).astype(np.float32))
-        self.eps = Tensor(np.array([eps]).astype(np.float32))
-        self._beta1, self._beta2, self._eps = beta1, beta2, eps
         self.params = self._parameters
-        self.moments1 = self.params.clone(prefix="lamb_m", init="zeros")
-        self.moments2 = self.params.clone(prefix="lamb_v", init="zeros")
+        self._init_decoupled_moments(beta1, beta2, eps, "lamb")
         self.device_ascend = False
 
     def construct(self, gradients: Sequence[Any]) -> tuple:

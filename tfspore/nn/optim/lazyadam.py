@@ -15,29 +15,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from tfspore._internal import validator
-from tfspore.common import dtype as mstype
-from tfspore.common.initializer import initializer
-from tfspore.common.parameter import Parameter
-from tfspore.common.tensor import Tensor
-from tfspore.nn.optim.adam import advance_powers, apply_bias_corrected_adam
-from tfspore.nn.optim._step import apply_each, begin_step
+from tfspore.nn.optim.adam import MomentOptimizer, check_betas_eps
 from tfspore.nn.optim.optimizer import Optimizer, opt_init_args_register
 
 __all__ = ["LazyAdam"]
 
 
-def _check_param_value(beta1: Any, beta2: Any, eps: Any, weight_decay: Any, prim_name: str) -> None:
-    validator.check_type(beta1, [float], "beta1", prim_name)
-    validator.check_type(beta2, [float], "beta2", prim_name)
-    validator.check_type(eps, [float], "eps", prim_name)
-    validator.check_type(weight_decay, [float], "weight_dacay", prim_name)
-    validator.check_float_range(beta1, "beta1", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
-    validator.check_float_range(beta2, "beta2", prim_name, 0.0, 1.0, inc_low=False, inc_high=False, allow_int=False)
-    validator.check_positive_float(eps, "eps", prim_name, allow_int=False)
-    validator.check_non_negative_float(weight_decay, "weight_decay", prim_name, allow_int=False)
-
-
-class LazyAdam(Optimizer):
+class LazyAdam(MomentOptimizer):
     """Lazy Adam (MindSpore's ``nn.LazyAdam``); with dense gradients it updates as Adam.
 
     Args:
@@ -70,27 +54,16 @@ class LazyAdam(Optimizer):
                  eps: float = 1e-8, use_locking: bool = False, use_nesterov: bool = False, weight_decay: Any = 0.0,
                  loss_scale: float = 1.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        _check_param_value(beta1, beta2, eps, weight_decay, self.cls_name)
+        check_betas_eps(beta1, beta2, eps, self.cls_name, weight_decay=weight_decay)
         validator.check_type(use_locking, [bool], "use_locking", self.cls_name)
         validator.check_type(use_nesterov, [bool], "use_nesterov", self.cls_name)
-        self.beta1 = Tensor(beta1, mstype.float32)
-        self.beta2 = Tensor(beta2, mstype.float32)
-        self._beta1, self._beta2, self._eps = beta1, beta2, eps
-        self.beta1_power = Parameter(initializer(1, [1], mstype.float32), name="beta1_power")
-        self.beta2_power = Parameter(initializer(1, [1], mstype.float32), name="beta2_power")
-        self.eps = Tensor(eps, mstype.float32)
         self.use_nesterov = use_nesterov
         self.use_locking = use_locking
         self._is_device = True
-        self.moment1 = self._parameters.clone(prefix="moment1", init="zeros")
-        self.moment2 = self._parameters.clone(prefix="moment2", init="zeros")
+        self._init_moments(beta1, beta2, eps, [1])
 
     def construct(self, gradients: Sequence[Any]) -> tuple:
-        gradients, lr = begin_step(self, gradients)
-        beta1_power, beta2_power = advance_powers((self.beta1_power, self._beta1), (self.beta2_power, self._beta2))
-        return apply_each(self, apply_bias_corrected_adam, gradients, lr, self.moment1, self.moment2, None,
-                          beta1_power=beta1_power, beta2_power=beta2_power, beta1=self._beta1, beta2=self._beta2,
-                          eps=self._eps, use_nesterov=self.use_nesterov)
+        return self._adam_step(gradients)
 
     @Optimizer.target.setter
     def target(self, value: str) -> None:
