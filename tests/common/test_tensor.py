@@ -516,6 +516,11 @@ def test_elementwise_methods():
     assert x.eq(1).dtype == mstype.bool_ and x.equal(x).all().item() and x.isclose(x).all().item() and x.allclose(x)
     assert x.softmax(1).shape == (2, 3) and x.softmax(-1, dtype=mstype.float16).dtype == mstype.float16
     assert _np(Tensor([np.nan, 1.0]).isnan()).tolist() == [True, False] and Tensor([np.inf]).isinf().item()
+    assert _np(Tensor([np.nan, np.inf, 1.0]).isfinite()).tolist() == [False, False, True]
+    assert [_np(f()).tolist() for f in (i.isnan, i.isinf, i.isfinite)] == [[[False] * 3] * 2, [[False] * 3] * 2, [[True] * 3] * 2]
+    a, b = Tensor([0, 1, 2, 0]), Tensor([0.0, 0.0, 0.5, 3.0])
+    assert [_np(f(b)).tolist() for f in (a.logical_and, a.logical_or, a.logical_xor)] == [
+        [False, False, True, False], [False, True, True, True], [False, True, False, True]]
     assert _np(Tensor([np.nan, np.inf]).nan_to_num(posinf=9.0)).tolist() == [0, 9]
     assert _np(x.lerp(x + 1, 0.5))[0].tolist() == [0.5, 1.5, 2.5] and Tensor([1.25]).round(1).item() == pytest.approx(1.2)
 

@@ -216,6 +216,24 @@ def test_insert_param_to_cell():
         net.insert_param_to_cell("", Parameter(Tensor(1.0)))
 
 
+def test_insert_names_clash_across_parameters_cells_and_buffers():
+    net = nn.SequentialCell([nn.ReLU()])
+    net.register_buffer("buf", Tensor([1.0]))
+    net.note = "plain attribute"
+    net.insert_param_to_cell("p", Parameter(Tensor(1.0)))
+    net.insert_param_to_cell("p", Parameter(Tensor(2.0)))  # replacing a parameter is allowed
+    assert float(net.p) == 2.0
+    for taken in ("0", "buf", "note"):
+        with pytest.raises(KeyError, match=f"insert_param_to_cell', the {taken} parameter already exists"):
+            net.insert_param_to_cell(taken, Parameter(Tensor(1.0)))
+    with pytest.raises(KeyError, match="insert_child_to_cell', the buf child cell already exists"):
+        net.insert_child_to_cell("buf", nn.ReLU())
+    with pytest.raises(KeyError, match="register_buffer', attribute 'p' already exists"):
+        net.register_buffer("p", Tensor([1.0]))
+    net.register_buffer("buf", Tensor([3.0]))  # replacing a buffer is allowed
+    assert net.buf.asnumpy().tolist() == [3.0]
+
+
 def test_parameter_tuple_and_list_attributes():
     class Net(nn.Cell):
         def __init__(self, value):

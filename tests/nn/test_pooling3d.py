@@ -97,3 +97,15 @@ def test_errors():
         nn.AvgPool3d(2, padding=1)
     with pytest.raises(ValueError, match="4-D or 5-D tensor"):
         nn.MaxPool3d(2)(Tensor(_x(2, 3, 4)))
+
+
+def test_window_checks_shared_with_2d_pooling():
+    # MindSpore's _PoolNd checks both, in the same words (no trailing period)
+    for make, shown in ((lambda: nn.MaxPool3d(0), "0"), (lambda: nn.MaxPool2d((2, 0)), "(2, 0)")):
+        with pytest.raises(ValueError) as err:
+            make()
+        assert str(err.value).endswith(f"the 'kernel_size' must be an positive int number or a tuple, but got {shown}")
+    with pytest.raises(ValueError, match="'stride' must be an int or a tuple of 3 ints, but got \\(2, 2\\)"):
+        nn.AvgPool3d(2, stride=(2, 2))
+    pool = nn.AvgPool3d((2,), 1)
+    assert pool.kernel_size == 2 and pool.format == "NCHW"

@@ -94,3 +94,17 @@ def test_gradients_reach_parameters():
     with tf.GradientTape() as tape:
         lp = tf.convert_to_tensor(d.log_prob(Tensor(np.float32(1.0)), Tensor(mean), Tensor(np.float32(1.0))))
     np.testing.assert_allclose(tape.gradient(lp, mean).numpy(), 0.7, rtol=1e-6)
+
+
+def test_repr_and_parameters_of_every_distribution():
+    assert repr(msd.Uniform(0.0, 2.0)) == "Uniform(low = 0.0, high = 2.0)"
+    assert repr(msd.Exponential(2.0)) == "Exponential(rate = 2.0)"
+    assert repr(msd.Bernoulli(0.3)) == "Bernoulli(probs = 0.3)"
+    assert repr(msd.Categorical([0.2, 0.8])) == "Categorical(probs = [0.2 0.8])"
+    assert repr(msd.Normal()) == "Normal(mean = None, standard deviation = None)"
+    assert repr(msd.Normal(np.zeros(2, np.float32), 1.0)) == "Normal(batch_shape = (2,))"
+    assert repr(msd.Categorical(np.full((3, 2), 0.5, np.float32))) == "Categorical(batch_shape = (3,))"
+    u = msd.Uniform(0.0, 2.0, seed=4, name="u")
+    assert u.parameters == {"low": 0.0, "high": 2.0, "seed": 4, "dtype": ms.float32, "name": "u",
+                            "param_dict": {"low": 0.0, "high": 2.0}}
+    assert u.parameter_names == ["low", "high"] and [float(v) for v in u.default_parameters] == [0.0, 2.0]

@@ -132,20 +132,24 @@ class MathMethods(MethodBase):
     def __round__(self, ndigits: Any = None) -> Any:
         return self.round(ndigits or 0)
 
+    def _float_test(self, fn: Any, non_float: bool) -> Any:
+        """``fn`` of a float tensor; ``non_float`` everywhere for other dtypes."""
+        v = self._v()
+        if v.dtype.is_floating:
+            return self._wrap_tf(fn(v))
+        return self._wrap_tf(tf.ones_like(v, tf.bool) if non_float else tf.zeros_like(v, tf.bool))
+
     def isnan(self) -> Any:
         """Element-wise NaN test (a Bool tensor)."""
-        v = self._v()
-        return self._wrap_tf(tf.math.is_nan(v) if v.dtype.is_floating else tf.zeros_like(v, tf.bool))
+        return self._float_test(tf.math.is_nan, False)
 
     def isinf(self) -> Any:
         """Element-wise infinity test."""
-        v = self._v()
-        return self._wrap_tf(tf.math.is_inf(v) if v.dtype.is_floating else tf.zeros_like(v, tf.bool))
+        return self._float_test(tf.math.is_inf, False)
 
     def isfinite(self) -> Any:
         """Element-wise finiteness test."""
-        v = self._v()
-        return self._wrap_tf(tf.math.is_finite(v) if v.dtype.is_floating else tf.ones_like(v, tf.bool))
+        return self._float_test(tf.math.is_finite, True)
 
     def nan_to_num(self, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
         """Replace NaN with ``nan`` and infinities with ``posinf``/``neginf`` (the dtype's limits by default)."""
@@ -320,17 +324,20 @@ class MathMethods(MethodBase):
         """Element-wise logical NOT."""
         return self._wrap_tf(tf.logical_not(tf.cast(self._v(), tf.bool)))
 
+    def _logical(self, fn: Any, other: Any) -> Any:
+        return self._wrap_tf(fn(tf.cast(self._v(), tf.bool), tf.cast(to_tf(other), tf.bool)))
+
     def logical_and(self, other: Any) -> Any:
         """Element-wise logical AND."""
-        return self._wrap_tf(tf.logical_and(tf.cast(self._v(), tf.bool), tf.cast(to_tf(other), tf.bool)))
+        return self._logical(tf.logical_and, other)
 
     def logical_or(self, other: Any) -> Any:
         """Element-wise logical OR."""
-        return self._wrap_tf(tf.logical_or(tf.cast(self._v(), tf.bool), tf.cast(to_tf(other), tf.bool)))
+        return self._logical(tf.logical_or, other)
 
     def logical_xor(self, other: Any) -> Any:
         """Element-wise logical XOR."""
-        return self._wrap_tf(tf.math.logical_xor(tf.cast(self._v(), tf.bool), tf.cast(to_tf(other), tf.bool)))
+        return self._logical(tf.math.logical_xor, other)
 
     # ----------------------------------------------------------------- dtypes and creation
     def astype(self, dtype: Any, copy: bool = True) -> Any:

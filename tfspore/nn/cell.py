@@ -312,8 +312,7 @@ class Cell(CellTree, CellHooks, CellPrecision, CellStateDict, CellCompile, CellP
                            f"'{param_name}'.")
         if "_params" not in self.__dict__:
             raise AttributeError("For 'insert_param_to_cell', please call Cell.__init__() firstly.")
-        if param_name not in self._params and (param_name in self.__dict__ or param_name in self._cells
-                                               or param_name in self._buffers):
+        if self._taken_elsewhere(param_name, self._params):
             raise KeyError(f"For 'insert_param_to_cell', the {param_name} parameter already exists in the network."
                            "Cannot insert another parameter with the same name.")
         if not isinstance(param, Parameter) and param is not None:
@@ -323,6 +322,11 @@ class Cell(CellTree, CellHooks, CellPrecision, CellStateDict, CellCompile, CellP
             param.name = param_name
         self._params[param_name] = param
         _state.bump()
+
+    def _taken_elsewhere(self, name: str, registry: dict) -> bool:
+        """Whether ``name`` is not in ``registry`` (parameters, cells or buffers) but is another attribute."""
+        return name not in registry and (name in self.__dict__ or name in self._params or name in self._cells
+                                         or name in self._buffers)
 
     def insert_child_to_cell(self, child_name: str, child_cell: "Cell | None") -> None:
         """Register ``child_cell`` under ``child_name`` (no renaming of its parameters).
@@ -344,8 +348,7 @@ class Cell(CellTree, CellHooks, CellPrecision, CellStateDict, CellCompile, CellP
         if not child_name or "." in child_name:
             raise KeyError(f"For 'insert_child_to_cell', the parameter 'child_name' can not be None and can not "
                            f"contain '.', but got '{child_name}'.")
-        if child_name not in self._cells and (child_name in self.__dict__ or child_name in self._params
-                                              or child_name in self._buffers):
+        if self._taken_elsewhere(child_name, self._cells):
             raise KeyError(f"For 'insert_child_to_cell', the {child_name} child cell already exists in the network."
                            "Cannot insert another child cell with the same name.")
         if not isinstance(child_cell, Cell) and child_cell is not None:
@@ -378,7 +381,7 @@ class Cell(CellTree, CellHooks, CellPrecision, CellStateDict, CellCompile, CellP
             raise KeyError(f"For 'register_buffer', buffer name can't contain \".\", but got '{name}'.")
         if name == "":
             raise KeyError("For 'register_buffer', buffer name can't be empty string \"\".")
-        if name not in self._buffers and (name in self.__dict__ or name in self._params or name in self._cells):
+        if self._taken_elsewhere(name, self._buffers):
             raise KeyError(f"For 'register_buffer', attribute '{name}' already exists.")
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"For 'register_buffer', cannot assign '{type(tensor)}' object to buffer '{name}' "

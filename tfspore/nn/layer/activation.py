@@ -248,51 +248,50 @@ class LRN(Cell):
         return _wrap(tf.transpose(y, [0, 3, 1, 2]))
 
 
-class SoftShrink(_Elementwise):
+class _Shrink(_Elementwise):
+    """A shrink activation with a number threshold ``lambd`` (a bool, int or float, as MindSpore's)."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = validator.check_type(lambd, [bool, int, float], "lambd", self.cls_name)
+
+
+class SoftShrink(_Shrink):
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 in between.
 
     Args:
         lambd: the threshold (>= 0).
 
     Raises:
-        TypeError: when ``lambd`` is not a float.
-        ValueError: when ``lambd < 0``.
+        TypeError: when ``lambd`` is not a number.
+        RuntimeError: at call time, when ``lambd < 0``.
 
     Example:
         >>> SoftShrink()
         SoftShrink()
     """
 
-    def __init__(self, lambd: float = 0.5) -> None:
-        super().__init__()
-        validator.check_type(lambd, [float], "lambd", self.cls_name)
-        if lambd < 0:
-            raise ValueError(f"For '{self.cls_name}', the 'lambd' must be a non-negative float, but got {lambd}.")
-        self.lambd = lambd
-
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
+        if self.lambd < 0:
+            raise RuntimeError(f"For '{self.cls_name}', the values for lambd should be greater or equal to 0, but "
+                               f"found to be [{self.lambd}].")
         lam = tf.cast(self.lambd, x.dtype)
         return tf.where(x > lam, x - lam, tf.where(x < -lam, x + lam, tf.zeros_like(x)))
 
 
-class HShrink(_Elementwise):
+class HShrink(_Shrink):
     """``x`` where ``|x| > lambd``, else 0.
 
     Args:
         lambd: the threshold.
 
     Raises:
-        TypeError: when ``lambd`` is not a float.
+        TypeError: when ``lambd`` is not a number.
 
     Example:
         >>> HShrink()
         HShrink()
     """
-
-    def __init__(self, lambd: float = 0.5) -> None:
-        super().__init__()
-        validator.check_type(lambd, [float], "lambd", self.cls_name)
-        self.lambd = lambd
 
     def _fn(self, x: tf.Tensor) -> tf.Tensor:
         lam = tf.cast(self.lambd, x.dtype)

@@ -267,8 +267,7 @@ class CellList(_CellSequence):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        auto_prefix = kwargs["auto_prefix"] if "auto_prefix" in kwargs else True
-        Cell.__init__(self, auto_prefix)
+        Cell.__init__(self, kwargs.get("auto_prefix", True))
         self.__dict__["__cell_as_list__"] = True
         if len(args) == 1:
             self.extend(args[0])
@@ -389,8 +388,7 @@ class CellDict(Cell):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        auto_prefix = kwargs["auto_prefix"] if "auto_prefix" in kwargs else True
-        Cell.__init__(self, auto_prefix)
+        Cell.__init__(self, kwargs.get("auto_prefix", True))
         self.__dict__["__cell_as_dict__"] = True
         if len(args) == 1:
             self.update(args[0])

@@ -91,17 +91,14 @@ class _PoolNd(Cell):
 
     def _check_int_or_tuple(self, arg_name: str, value: Any) -> Any:
         validator.check_type(value, [int, tuple], arg_name, self.cls_name)
-        msg = f"For '{self.cls_name}', the '{arg_name}' must be an positive int number or a tuple, but got {value!r}."
+        msg = f"For '{self.cls_name}', the '{arg_name}' must be an positive int number or a tuple, but got {value!r}"
         if isinstance(value, int):
             if value <= 0:
                 raise ValueError(msg)
             return value
-        for item in value:
-            if not _is_int(item) or item <= 0:
-                raise ValueError(msg)
-        if len(value) == 1:
-            return value[0]
-        return value
+        if not all(_is_int(item) and item > 0 for item in value):
+            raise ValueError(msg)
+        return value[0] if len(value) == 1 else value
 
     def _check_len2(self, arg_name: str, value: Any) -> None:
         if isinstance(value, tuple) and len(value) != 2:

@@ -19,7 +19,6 @@ Example:
 from __future__ import annotations
 
 import itertools
-import numbers
 from typing import Any
 
 import numpy as np
@@ -29,9 +28,10 @@ from tfspore._internal import validator
 from tfspore._internal.pool_window import pooled_length
 from tfspore._internal.tensor_wrap import wrap as _wrap
 from tfspore.common.tensor import Tensor
-from tfspore.nn.cell import Cell
-from tfspore.nn.layer._utils import cast_to, compute_dtype, to_tf
+from tfspore.nn.layer._pool_args import _is_int
+from tfspore.nn.layer._utils import to_tf
 from tfspore.nn.layer._window import check_window
+from tfspore.nn.layer.pooling import _PoolNd, _same_pads
 from tfspore.ops.operations import AvgPool3D
 
 __all__ = ["MaxPool3d", "AvgPool3d"]
@@ -40,53 +40,27 @@ _TO_NDHWC = [0, 2, 3, 4, 1]
 _TO_NCDHW = [0, 4, 1, 2, 3]
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
-
-
 def _triple(v: Any) -> tuple[int, int, int]:
     return (int(v),) * 3 if _is_int(v) else tuple(int(i) for i in v) if len(v) == 3 else (int(v[0]),) * 3
 
 
-def _same_pads(n: int, k: int, s: int) -> tuple[int, int]:
-    out = -(-n // s)
-    need = max((out - 1) * s + k - n, 0)
-    return need // 2, need - need // 2
-
-
-class _Pool3d(Cell):
-    """Shared argument checks, input handling and printing of the 3-D pooling layers."""
+class _Pool3d(_PoolNd):
+    """The 3-D pooling layers' checks on top of ``_PoolNd``'s: 3-element windows, 4-D or 5-D input."""
 
     def __init__(self, kernel_size: Any, stride: Any, pad_mode: str) -> None:
-        super().__init__()
-        validator.check_type(pad_mode, [str], "pad_mode", self.cls_name)
-        self.pad_mode = validator.check_string(pad_mode.upper(), ["VALID", "SAME", "PAD"], "pad_mode", self.cls_name)
-        self.kernel_size = self._int_or_tuple("kernel_size", kernel_size)
-        self.stride = self._int_or_tuple("stride", stride)
+        super().__init__(kernel_size, stride, pad_mode)
         for arg, value in (("kernel_size", self.kernel_size), ("stride", self.stride)):
             if isinstance(value, tuple) and len(value) != 3:
                 raise ValueError(f"For '{self.cls_name}', the '{arg}' must be an int or a tuple of 3 ints, but got "
                                  f"{value!r}.")
         self._k, self._s = _triple(self.kernel_size), _triple(self.stride)
 
-    def _int_or_tuple(self, arg: str, value: Any) -> Any:
-        validator.check_type(value, [int, tuple], arg, self.cls_name)
-        msg = f"For '{self.cls_name}', the '{arg}' must be an positive int number or a tuple, but got {value!r}"
-        if isinstance(value, int):
-            if value <= 0:
-                raise ValueError(msg)
-            return value
-        if not all(_is_int(i) and i > 0 for i in value):
-            raise ValueError(msg)
-        return value[0] if len(value) == 1 else value
-
     def _prepare(self, x: Any) -> tuple[tf.Tensor, bool]:
         v = to_tf(x)
         if v.shape.rank not in (4, 5):
             raise ValueError(f"For '{self.cls_name}', the input must be a 4-D or 5-D tensor, but got rank "
                              f"{v.shape.rank}.")
-        if v.dtype.is_floating or self._mixed_precision_type is not None:
-            v = cast_to(v, compute_dtype(self, v))
+        v = self._input(v)
         if v.shape.rank == 4:
             return v[None], True
         return v, False
@@ -97,9 +71,6 @@ class _Pool3d(Cell):
             raise ValueError(f"For '{self.cls_name}', the depth, height and width must be static, but got shape "
                              f"{tuple(v.shape.as_list())}.")
         return dims
-
-    def extend_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
 
 
 def _check_padding(name: str, padding: Any, size: int) -> tuple[int, ...]:
@@ -279,7 +250,7 @@ class AvgPool3d(_Pool3d):
         dims = self._spatial(v)
         k, s = self._k, self._s
         if self.pad_mode == "SAME":
-            lohi = [_same_pads(dims[i], k[i], s[i]) for i in range(3)]
+            lohi = [_same_pads(dims[i], k[i], s[i])[:2] for i in range(3)]
         else:
             lohi = [(self.padding[2 * i], self.padding[2 * i + 1]) for i in range(3)]
         ceil = self.ceil_mode and self.pad_mode != "SAME"

@@ -54,20 +54,13 @@ class Normal(Distribution):
         -0.91894
     """
 
+    _repr_labels = {"sd": "standard deviation"}
+
     def __init__(self, mean: Any = None, sd: Any = None, seed: int | None = None, dtype: Any = mstype.float32,
                  name: str = "Normal") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"mean": mean, "sd": sd}
         _check_float_dtype(type(self).__name__, dtype)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
+        self._mean_value, self._sd_value = self._init_parameters(seed, dtype, name, dict(locals()), mean=mean, sd=sd)
         _check_positive(self._sd_value, "Standard deviation")
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"mean = {self._mean_value}, standard deviation = {self._sd_value}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _mean_tf(self, mean: Any = None, sd: Any = None) -> tf.Tensor:
         return self._dist_params(mean, sd)[0]
@@ -122,12 +115,8 @@ class Uniform(Distribution):
 
     def __init__(self, low: Any = None, high: Any = None, seed: int | None = None, dtype: Any = mstype.float32,
                  name: str = "Uniform") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"low": low, "high": high}
         _check_float_dtype(type(self).__name__, dtype)
-        super().__init__(seed, dtype, name, param)
-        self._low = self._add_parameter(low, "low")
-        self._high = self._add_parameter(high, "high")
+        self._low, self._high = self._init_parameters(seed, dtype, name, dict(locals()), low=low, high=high)
         if self._low is not None and self._high is not None and not np.all(_np(self._low) < _np(self._high)):
             raise ValueError("low must be less than high.")
 
@@ -140,11 +129,6 @@ class Uniform(Distribution):
     def high(self) -> Any:
         """The default upper bound."""
         return self._high
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"low = {self.low}, high = {self.high}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _mean_tf(self, low: Any = None, high: Any = None) -> tf.Tensor:
         lo, hi = self._dist_params(low, high)
@@ -201,20 +185,14 @@ class Exponential(Distribution):
 
     def __init__(self, rate: Any = None, seed: int | None = None, dtype: Any = mstype.float32,
                  name: str = "Exponential") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"rate": rate}
         _check_float_dtype(type(self).__name__, dtype)
-        super().__init__(seed, dtype, name, param)
-        self._rate = self._add_parameter(rate, "rate")
+        [self._rate] = self._init_parameters(seed, dtype, name, dict(locals()), rate=rate)
         _check_positive(self._rate, "rate")
 
     @property
     def rate(self) -> Any:
         """The default rate."""
         return self._rate
-
-    def extend_repr(self) -> str:
-        return f"rate = {self.rate}" if self.is_scalar_batch else f"batch_shape = {self._broadcast_shape}"
 
     def _mean_tf(self, rate: Any = None) -> tf.Tensor:
         return 1.0 / self._dist_params(rate)[0]

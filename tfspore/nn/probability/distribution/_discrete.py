@@ -52,20 +52,14 @@ class Bernoulli(Distribution):
 
     def __init__(self, probs: Any = None, seed: int | None = None, dtype: Any = mstype.int32,
                  name: str = "Bernoulli") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"probs": probs}
         _check_number_dtype(type(self).__name__, dtype)
-        super().__init__(seed, dtype, name, param)
-        self._probs = self._add_parameter(probs, "probs")
+        [self._probs] = self._init_parameters(seed, dtype, name, dict(locals()), probs=probs)
         _check_prob(self._probs)
 
     @property
     def probs(self) -> Any:
         """The default probability of 1."""
         return self._probs
-
-    def extend_repr(self) -> str:
-        return f"probs = {self.probs}" if self.is_scalar_batch else f"batch_shape = {self._broadcast_shape}"
 
     def _mean_tf(self, probs1: Any = None) -> tf.Tensor:
         return self._dist_params(probs1)[0]
@@ -127,11 +121,8 @@ class Categorical(Distribution):
 
     def __init__(self, probs: Any = None, seed: int | None = None, dtype: Any = mstype.int32,
                  name: str = "Categorical") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"probs": probs}
         _check_number_dtype(type(self).__name__, dtype)
-        super().__init__(seed, dtype, name, param)
-        self._probs = self._add_parameter(probs, "probs")
+        [self._probs] = self._init_parameters(seed, dtype, name, dict(locals()), probs=probs)
         if self._probs is not None:
             arr = _np(self._probs)
             if arr.ndim == 0:
@@ -146,9 +137,6 @@ class Categorical(Distribution):
     def probs(self) -> Any:
         """The default probabilities."""
         return self._probs
-
-    def extend_repr(self) -> str:
-        return f"probs = {self.probs}" if self.is_scalar_batch else f"batch_shape = {self._broadcast_shape}"
 
     def _normalized(self, probs: Any) -> tf.Tensor:
         p = self._dist_params(probs)[0]

@@ -53,6 +53,7 @@ class Distribution(Cell):
     """
 
     _param_names: tuple = ()
+    _repr_labels: dict = {}
 
     def __init__(self, seed: int | None, dtype: Any, name: str, param: dict) -> None:
         super().__init__()
@@ -112,6 +113,14 @@ class Distribution(Cell):
     def _param_dtype(self) -> tf.DType:
         return tf.float32 if not self._dtype.tf_dtype.is_floating else self._dtype.tf_dtype
 
+    def _init_parameters(self, seed: int | None, dtype: Any, name: str, param: dict,
+                         **defaults: Any) -> list[Tensor | None]:
+        """Initialise the base with the constructor's ``param`` and record ``defaults`` (parameter
+        name to value, in order) as the default parameters; returns them (None where missing)."""
+        param["param_dict"] = dict(defaults)
+        Distribution.__init__(self, seed, dtype, name, param)
+        return [self._add_parameter(value, key) for key, value in defaults.items()]
+
     def _add_parameter(self, value: Any, name: str) -> Tensor | None:
         """Record a default parameter (a float Tensor) under ``name``."""
         value_t = None if value is None else _wrap(tf.cast(tf.constant(_np(value)), self._param_dtype()))
@@ -126,7 +135,7 @@ class Distribution(Cell):
             value = arg if arg is not None else default
             if value is None:
                 raise ValueError(f"For '{self.name}', the value of {name} cannot be None.")
-            out.append(tf.cast(to_tf(value), self._param_dtype()))
+            out.append(self._value(value))
         if len(out) > 1:
             shape = out[0].shape
             for t in out[1:]:
@@ -236,7 +245,8 @@ class Distribution(Cell):
 
     def extend_repr(self) -> str:
         if self.is_scalar_batch:
-            return ", ".join(f"{n} = {_repr_value(v)}" for n, v in zip(self.parameter_names, self.default_parameters))
+            return ", ".join(f"{self._repr_labels.get(n, n)} = {_repr_value(v)}"
+                             for n, v in zip(self.parameter_names, self.default_parameters))
         return f"batch_shape = {self._broadcast_shape}"
 
 
