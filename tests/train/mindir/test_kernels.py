@@ -64,3 +64,12 @@ def test_padv3_paddings_run_from_the_last_dimension():
     np.testing.assert_array_equal(got, want)
     split = np.asarray(build("PadV3", {"mode": "constant", "paddings_contiguous": False}, "n")(x, (1, 2, 0, 1), 0))
     np.testing.assert_array_equal(split, np.pad(x, ((0, 0), (0, 0), (2, 1), (1, 0))))
+
+
+def test_top_k_and_gather_nd():
+    x = np.array([[3.0, 1.0, 4.0, 1.5], [2.0, 7.0, 1.0, 8.0]], np.float32)
+    values, indices = build("TopK", {"sorted": True}, "n")(x, 2)
+    np.testing.assert_array_equal(np.asarray(values), [[4.0, 3.0], [8.0, 7.0]])
+    assert indices.dtype == tf.int32 and np.asarray(indices).tolist() == [[2, 0], [3, 1]]
+    picked = build("GatherNd", {}, "n")(x, np.array([[1, 3], [0, 0]], np.int32))
+    np.testing.assert_array_equal(np.asarray(picked), [8.0, 3.0])

@@ -55,3 +55,31 @@ def test_loads_what_tfspore_exports(tmp_path):
     ms.export(net, x, file_name=str(tmp_path / "net"), file_format="MINDIR")
     got = nn.GraphCell(ms.load(str(tmp_path / "net.mindir")))(x).asnumpy()
     np.testing.assert_allclose(got, net(x).asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_loads_top_k_and_gather_nd_as_tfspore_exports_them(tmp_path):
+    """The Transformer's beam search exports TopK and GatherNd; its MindIR loads back here too."""
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(4, 6)
+            self.top_k = ms.ops.TopK(sorted=True)
+            self.gather_nd = ms.ops.GatherNd()
+
+        def construct(self, x, ids):
+            h = self.dense(x)
+            values, indices = self.top_k(h, 3)
+            return values, indices, self.gather_nd(h, ids)
+
+    ms.set_seed(4)
+    net = Net()
+    net.set_train(False)
+    x = ms.Tensor(np.random.RandomState(1).standard_normal((2, 4)).astype(np.float32))
+    ids = ms.Tensor(np.array([[1, 5], [0, 2]], np.int32))
+    ms.export(net, x, ids, file_name=str(tmp_path / "topk"), file_format="MINDIR")
+    got = nn.GraphCell(ms.load(str(tmp_path / "topk.mindir")))(x, ids)
+    want = net(x, ids)
+    assert len(got) == 3
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-6)
+    assert got[1].dtype == ms.int32

@@ -97,3 +97,13 @@ def test_encrypted_file(tmp_path, mode):
         read_model(str(path), b"j" * 16, mode)
     custom = read_model(str(path), key, lambda data, k: _crypto.decrypt(data, k, mode))
     assert custom.graph.name == files.GRAPH
+
+
+@pytest.mark.parametrize("plaintext", [b"\xff\xff\xff", b""])
+def test_a_key_that_decrypts_to_noise_is_reported_as_a_decryption_failure(tmp_path, plaintext):
+    """A wrong AES-CBC key ends in valid padding about once in 256 tries; its plaintext is noise
+    (or parses as an empty message), reported as a failed decryption, not as a damaged file."""
+    path = tmp_path / "enc.mindir"
+    path.write_bytes(_crypto.encrypt_block(files.dense_model().SerializeToString(), b"k" * 16, "AES-CBC"))
+    with pytest.raises(RuntimeError, match="could not be decrypted .*plaintext"):
+        read_model(str(path), b"k" * 16, lambda data, key: plaintext)

@@ -22,7 +22,10 @@ import numpy as np
 import tensorflow as tf
 
 from tfspore.ops import operations as P
-from tfspore.train.mindir._reader import MONAD, DType
+from tfspore.train.mindir._kernel_args import (dtype_of as _dtype, inputs_or_attrs as _inputs_or_attrs,
+                                               ints as _ints, tensor as _tf)
+from tfspore.train.mindir._array_kernels import ARRAY_KERNELS
+from tfspore.train.mindir._reader import MONAD
 
 __all__ = ["STRUCTURAL", "PrimitiveValue", "build", "has_kernel", "supported"]
 
@@ -33,22 +36,6 @@ class PrimitiveValue:
     def __init__(self, op_type: str, attrs: dict):
         self.op_type = op_type
         self.attrs = attrs
-
-
-def _tf(x: Any) -> tf.Tensor:
-    if isinstance(x, DType):
-        raise TypeError(f"a data type {x.np_dtype} where a tensor is expected")
-    return tf.convert_to_tensor(x)
-
-
-def _ints(v: Any) -> tuple:
-    if isinstance(v, (tuple, list)):
-        return tuple(int(i) for i in v)
-    if isinstance(v, np.ndarray):
-        return tuple(int(i) for i in v.reshape(-1))
-    if isinstance(v, (tf.Tensor, tf.Variable)):
-        return tuple(int(i) for i in tf.get_static_value(v).reshape(-1))
-    return (int(v),)
 
 
 # MindSpore's enum numbers for attributes stored as numbers (mindapi/base/types.h).
@@ -113,15 +100,6 @@ def _pool(cls: type) -> Callable:
                        data_format=_format({"format": fmt}))(x)
         return run
     return make
-
-
-def _inputs_or_attrs(attrs: dict, names: tuple, defaults: tuple, rest: tuple) -> list:
-    """The operator arguments ``names``: MindSpore 2.x passes them as node inputs (``rest``, in
-    order), older writers as primitive attributes."""
-    out = []
-    for i, (name, default) in enumerate(zip(names, defaults)):
-        out.append(rest[i] if i < len(rest) else attrs.get(name, default))
-    return out
 
 
 def _batch_norm(attrs: dict) -> Callable:
@@ -199,138 +177,13 @@ def _sum_ext(attrs: dict) -> Callable:
     return run
 
 
-def _reshape(attrs: dict) -> Callable:
-    return lambda x, shape: tf.reshape(_tf(x), _ints(shape))
-
-
-def _flatten(attrs: dict) -> Callable:
-    def run(x: Any) -> tf.Tensor:
-        t = _tf(x)
-        return tf.reshape(t, [tf.shape(t)[0] if t.shape[0] is None else t.shape[0], -1])
-    return run
-
-
-def _transpose(attrs: dict) -> Callable:
-    return lambda x, perm: tf.transpose(_tf(x), _ints(perm))
-
-
-def _expand_dims(attrs: dict) -> Callable:
-    return lambda x, axis: tf.expand_dims(_tf(x), _ints(axis)[0])
-
-
-def _squeeze(attrs: dict) -> Callable:
-    def run(x: Any, *rest: Any) -> tf.Tensor:
-        axis, = _inputs_or_attrs(attrs, ("axis",), ((),), rest)
-        axis = _ints(axis) if axis is not None else ()
-        return tf.squeeze(_tf(x), list(axis) if axis else None)
-    return run
-
-
-def _tile(attrs: dict) -> Callable:
-    return lambda x, multiples: tf.tile(_tf(x), _ints(multiples))
-
-
-def _concat(attrs: dict) -> Callable:
-    default = int(attrs.get("axis", 0))
-
-    def run(values: Any, *rest: Any) -> tf.Tensor:
-        axis = _ints(rest[0])[0] if rest else default
-        return tf.concat([_tf(v) for v in values], axis)
-    return run
-
-
 # MindSpore's TypeId numbers of the tensor dtypes (a dtype passed as an int input, e.g. Cast's).
-_TYPE_IDS = {30: tf.bool, 32: tf.int8, 33: tf.int16, 34: tf.int32, 35: tf.int64, 37: tf.uint8, 38: tf.uint16,
-             39: tf.uint32, 40: tf.uint64, 42: tf.float16, 43: tf.float32, 44: tf.float64, 45: tf.bfloat16,
-             46: tf.float64, 51: tf.complex64, 52: tf.complex128}
-
-
-def _dtype(value: Any) -> tf.DType:
-    if isinstance(value, DType):
-        return value.tf_dtype
-    if isinstance(value, (int, np.integer)):
-        if int(value) not in _TYPE_IDS:
-            raise ValueError(f"unknown MindSpore type id {value}")
-        return _TYPE_IDS[int(value)]
-    return tf.as_dtype(value)
-
-
 def _cast(attrs: dict) -> Callable:
     return lambda x, dtype, *_: tf.cast(_tf(x), _dtype(dtype))
 
 
-def _gather(attrs: dict) -> Callable:
-    def run(params: Any, indices: Any, axis: Any = 0, *rest: Any) -> tf.Tensor:
-        batch_dims = int(_ints(rest[0])[0]) if rest else int(attrs.get("batch_dims", 0))
-        return tf.gather(_tf(params), _tf(indices), axis=_ints(axis)[0], batch_dims=batch_dims)
-    return run
-
-
-def _strided_slice(attrs: dict) -> Callable:
-    masks = {k: int(attrs.get(k, 0)) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
-                                               "shrink_axis_mask")}
-
-    def run(x: Any, begin: Any, end: Any, strides: Any, *rest: Any) -> tf.Tensor:
-        m = dict(masks)
-        if rest:  # the masks as inputs
-            for k, v in zip(("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"), rest):
-                m[k] = int(_ints(v)[0])
-        return tf.strided_slice(_tf(x), _ints(begin), _ints(end), _ints(strides), **m)
-    return run
-
-
-def _pad(attrs: dict) -> Callable:
-    paddings = attrs.get("paddings")
-
-    def run(x: Any, *rest: Any) -> tf.Tensor:
-        pads = rest[0] if rest else paddings
-        return tf.pad(_tf(x), [list(_ints(p)) for p in pads])
-    return run
-
-
-def _pad_v3(attrs: dict) -> Callable:
-    """MindSpore's PadV3: ``paddings`` from the last dimension backwards, ``(before, after)`` per
-    dimension when ``paddings_contiguous`` (else all befores, then all afters)."""
-    modes = {"constant": "CONSTANT", "reflect": "REFLECT"}
-
-    def run(x: Any, paddings: Any, value: Any = 0, *rest: Any) -> tf.Tensor:
-        t = _tf(x)
-        flat = _ints(paddings)
-        half = len(flat) // 2
-        pairs = ([(flat[2 * i], flat[2 * i + 1]) for i in range(half)] if attrs.get("paddings_contiguous", True)
-                 else [(flat[i], flat[half + i]) for i in range(half)])
-        rank = t.shape.rank
-        pads = [[0, 0] for _ in range(rank)]
-        for i, (before, after) in enumerate(pairs):
-            pads[rank - 1 - i] = [before, after]
-        mode = str(attrs.get("mode", "constant")).lower()
-        if mode not in modes:
-            raise ValueError(f"PadV3 mode {mode!r} is not supported (constant, reflect)")
-        if mode == "constant":
-            return tf.pad(t, pads, constant_values=tf.reshape(tf.cast(_tf(value), t.dtype), []))
-        return tf.pad(t, pads, mode=modes[mode])
-    return run
-
-
 def _gelu(attrs: dict) -> Callable:
     return lambda x, *_: tf.nn.gelu(_tf(x), approximate=True)
-
-
-def _shape(attrs: dict) -> Callable:
-    def run(x: Any) -> Any:
-        t = _tf(x)
-        if t.shape.is_fully_defined():
-            return tuple(int(d) for d in t.shape)
-        return tf.shape(t)
-    return run
-
-
-def _range(attrs: dict) -> Callable:
-    def run(start: Any, limit: Any, delta: Any, *rest: Any) -> tf.Tensor:
-        dtype = _dtype(rest[0]) if rest else None
-        out = tf.range(_tf(start), _tf(limit), _tf(delta))
-        return tf.cast(out, dtype) if dtype is not None else out
-    return run
 
 
 def _conv2d_transpose(attrs: dict) -> Callable:
@@ -389,55 +242,6 @@ def _l2_normalize(attrs: dict) -> Callable:
     return run
 
 
-def _select(attrs: dict) -> Callable:
-    return lambda cond, a, b: tf.where(tf.cast(_tf(cond), tf.bool), _tf(a), _tf(b))
-
-
-def _broadcast_to(attrs: dict) -> Callable:
-    def run(x: Any, *rest: Any) -> tf.Tensor:
-        shape, = _inputs_or_attrs(attrs, ("shape",), (None,), rest)
-        t = _tf(x)
-        dims = [int(t.shape[i - len(_ints(shape)) + t.shape.rank]) if d == -1 else d
-                for i, d in enumerate(_ints(shape))]
-        return tf.broadcast_to(t, dims)
-    return run
-
-
-def _cumsum(attrs: dict) -> Callable:
-    def run(x: Any, axis: Any, *rest: Any) -> tf.Tensor:
-        exclusive, reverse = _inputs_or_attrs(attrs, ("exclusive", "reverse"), (False, False), rest)
-        return tf.cumsum(_tf(x), _ints(axis)[0], exclusive=bool(exclusive), reverse=bool(reverse))
-    return run
-
-
-def _argmax(fn: Callable) -> Callable:
-    def make(attrs: dict) -> Callable:
-        def run(x: Any, *rest: Any) -> tf.Tensor:
-            axis, out_type = _inputs_or_attrs(attrs, ("axis", "output_type"), (-1, 34), rest)
-            return fn(_tf(x), axis=_ints(axis)[0], output_type=_dtype(out_type))
-        return run
-    return make
-
-
-def _onehot(attrs: dict) -> Callable:
-    def run(indices: Any, depth: Any, on: Any, off: Any, *rest: Any) -> tf.Tensor:
-        axis, = _inputs_or_attrs(attrs, ("axis",), (-1,), rest)
-        on_t, off_t = _tf(on), _tf(off)
-        return tf.one_hot(_tf(indices), _ints(depth)[0], on_t, off_t, axis=_ints(axis)[0], dtype=on_t.dtype)
-    return run
-
-
-def _split(attrs: dict) -> Callable:
-    def run(x: Any, *rest: Any) -> tuple:
-        axis, num = _inputs_or_attrs(attrs, ("axis", "output_num"), (0, 1), rest)
-        return tuple(tf.split(_tf(x), _ints(num)[0], axis=_ints(axis)[0]))
-    return run
-
-
-def _slice(attrs: dict) -> Callable:
-    return lambda x, begin, size: tf.slice(_tf(x), _ints(begin), _ints(size))
-
-
 def _unary(fn: Callable) -> Callable:
     return lambda attrs: (lambda x, *_: fn(_tf(x)))
 
@@ -461,6 +265,7 @@ def _div(a: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
 
 
 _KERNELS: dict = {
+    **ARRAY_KERNELS,
     "Conv2D": _conv2d,
     "MaxPool": _pool(P.MaxPool),
     "AvgPool": _pool(P.AvgPool),
@@ -479,21 +284,8 @@ _KERNELS: dict = {
     "SumExt": _sum_ext,
     "ReduceAll": _reduce(tf.reduce_all),
     "ReduceAny": _reduce(tf.reduce_any),
-    "Reshape": _reshape,
-    "Flatten": _flatten,
-    "Transpose": _transpose,
-    "ExpandDims": _expand_dims,
-    "Squeeze": _squeeze,
-    "Tile": _tile,
-    "Concat": _concat,
     "Cast": _cast,
-    "Gather": _gather,
-    "StridedSlice": _strided_slice,
-    "Pad": _pad,
-    "PadV3": _pad_v3,
     "GeLU": _gelu,
-    "Shape": _shape,
-    "Range": _range,
     "Conv2DTranspose": _conv2d_transpose,
     "Conv2DBackpropInput": _conv2d_transpose,
     "ResizeBilinearV2": _resize("bilinear"),
@@ -502,14 +294,6 @@ _KERNELS: dict = {
     "Elu": _elu,
     "AdaptiveAvgPool2D": _adaptive_avg_pool,
     "L2Normalize": _l2_normalize,
-    "Select": _select,
-    "BroadcastTo": _broadcast_to,
-    "CumSum": _cumsum,
-    "Argmax": _argmax(tf.argmax),
-    "Argmin": _argmax(tf.argmin),
-    "OneHot": _onehot,
-    "Split": _split,
-    "Slice": _slice,
     "Softplus": _unary(tf.math.softplus),
     "Reciprocal": _unary(tf.math.reciprocal),
     "Sin": _unary(tf.sin),

@@ -314,25 +314,33 @@ def read_model(path: str, dec_key: Optional[bytes] = None, dec_mode: Any = "AES-
     with open(path, "rb") as f:
         data = f.read()
     decrypt = _decryptor(dec_key, dec_mode)
+
+    def undecryptable(reason: Any) -> MindIRReadError:
+        return MindIRReadError(f"Load MindIR failed: {path!r} could not be decrypted ({reason}); check that 'dec_key' "
+                               "and 'dec_mode' are those the file was exported with, and the file's integrity.")
+
     if decrypt is not None:
         try:
             data = decrypt(data)
         except (_crypto.CipherError, ValueError, TypeError) as e:
-            raise MindIRReadError(
-                f"Load MindIR failed: {path!r} could not be decrypted ({e}); check that 'dec_key' and 'dec_mode' "
-                "are those the file was exported with, and the file's integrity.") from e
+            raise undecryptable(e) from e
     elif _crypto.is_cipher_data(data[:4]):
         raise MindIRReadError(
             f"Load MindIR failed. The file {path!r} may be encrypted and decrypt failed, you can check whether the "
             "values of the arguments 'dec_key' and 'dec_mode' are the same as when exported MindIR file, or check "
             "the file integrity.")
     model = pb.ModelProto()
+    # A wrong key of a CBC mode can still end in valid padding (1 in 256): its plaintext is noise.
     try:
         model.ParseFromString(data)
     except (DecodeError, RuntimeError, ValueError) as e:
+        if decrypt is not None:
+            raise undecryptable(f"the plaintext is not a MindIR file: {e}") from e
         raise MindIRReadError(f"Load MindIR failed: {path!r} is not a MindIR file or is truncated ({e}).") from e
     if not model.HasField("producer_name") or not model.HasField("model_version") or not model.HasField("graph") \
             or not model.graph.name or not model.graph.output:
+        if decrypt is not None:
+            raise undecryptable("the plaintext has no producer, version or graph")
         raise MindIRReadError(f"Load MindIR failed: {path!r} is not a MindIR file (it has no producer, version or "
                               "graph), or it is truncated.")
     if model.HasField("little_endian") and model.little_endian != np.little_endian:
