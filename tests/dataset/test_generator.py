@@ -178,3 +178,60 @@ def test_one_shot_generator_object_keeps_its_first_row():
     data = ds_mod.GeneratorDataset(rows(), ["x"], shuffle=False)
     got = [int(r[0][0]) for r in data.create_tuple_iterator(output_numpy=True)]
     assert got == [0, 1, 2]
+
+
+class _Rows:
+    def __init__(self, n):
+        self.n = n
+        self.asked = []
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        self.asked.append(i)
+        return np.full((2,), i, np.int64), float(i)
+
+
+def test_batch_sampler_makes_one_batch_per_list_of_ids():
+    source = _Rows(6)
+    data = ds.GeneratorDataset(source, ["x", "y"], column_types=[np.float32, np.float64],
+                               batch_sampler=[[4, 0], [1, 2, 3], [5]])
+    assert data.get_dataset_size() == 3
+    rows = [[a.tolist() for a in r] for r in data.create_tuple_iterator(output_numpy=True)]
+    assert rows == [[[[4, 4], [0, 0]], [4, 0]], [[[1, 1], [2, 2], [3, 3]], [1, 2, 3]], [[[5, 5]], [5]]]
+    first = next(data.create_tuple_iterator(output_numpy=True))
+    assert first[0].dtype == np.float32 and first[1].dtype == np.float64  # column_types: the rows' types
+    assert all(type(i) is np.int64 for i in source.asked)  # as MindSpore hands the ids over
+
+
+def test_collate_fn_gets_each_columns_rows():
+    seen = []
+
+    def collate(xs, ys):
+        seen.append((len(xs), [type(x).__name__ for x in xs]))
+        return np.stack(xs).sum(axis=0), np.array(len(ys), np.int32)
+
+    data = ds.GeneratorDataset(_Rows(5), ["x", "n"], batch_sampler=[[0, 1], [2, 3, 4]], collate_fn=collate)
+    rows = [[a.tolist() for a in r] for r in data.create_tuple_iterator(output_numpy=True)]
+    assert rows == [[[1, 1], 2], [[9, 9], 3]]
+    assert seen[-1] == (3, ["ndarray"] * 3)
+    # one-shot batch samplers (iterators) lose no batch to the dataset's first look at the data
+    data = ds.GeneratorDataset(_Rows(5), ["x", "n"], batch_sampler=iter([[0], [1, 2]]), collate_fn=collate)
+    assert [[a.tolist() for a in r] for r in data.create_tuple_iterator(output_numpy=True)] == [[[0, 0], 1],
+                                                                                                [[3, 3], 2]]
+
+
+def test_batch_sampler_and_collate_fn_errors():
+    with pytest.raises(ValueError, match=r"batch_sampler is mutually exclusive with .*'sampler'"):
+        ds.GeneratorDataset(_Rows(3), ["x", "y"], batch_sampler=[[0]], sampler=ds.SequentialSampler())
+    with pytest.raises(TypeError, match="batch_sampler should have __getitem__ or __iter__ method, but got 3"):
+        ds.GeneratorDataset(_Rows(3), ["x", "y"], batch_sampler=3)
+    with pytest.raises(ValueError, match="batch_sampler is not supported if source does not have attribute"):
+        ds.GeneratorDataset(lambda: iter([(1, 2)]), ["x", "y"], batch_sampler=[[0]])
+    with pytest.raises(ValueError, match="collate_fn can be specified only when batch_sampler is set"):
+        ds.GeneratorDataset(_Rows(3), ["x", "y"], collate_fn=len)
+    with pytest.raises(TypeError, match="collate_fn should be callable, but got 'f'"):
+        ds.GeneratorDataset(_Rows(3), ["x", "y"], batch_sampler=[[0]], collate_fn="f")
+    with pytest.raises(NotImplementedError, match="a built-in sampler as batch_sampler"):
+        ds.GeneratorDataset(_Rows(3), ["x", "y"], batch_sampler=ds.SequentialSampler())

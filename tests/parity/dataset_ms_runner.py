@@ -18,7 +18,8 @@ Values are JSON, with tagged objects: ``{"tuple": [...]}``, ``{"enum": "Inter.LI
 ``{"random": [h, w, c], "seed": 0, "dtype": "uint8"}`` (a seeded random array),
 ``{"encoded": "PNG", "random": [...], "seed": 0}`` (an encoded image as a 1-D uint8 array),
 ``{"op": "vision.Resize", "args": [...], "kwargs": {...}}`` (a transform) and
-``{"generator": name, "args": [...]}`` (a GeneratorDataset source defined below).
+``{"generator": name, "args": [...]}`` (a GeneratorDataset source defined below),
+``{"function": name}`` (a Python function defined below, e.g. a ``collate_fn``).
 
 Output: for case ``c``, ``c::meta`` (JSON text: columns, size, types, shapes, rows, or error)
 and ``c::r{i}::{j}`` for column ``j`` of row ``i`` (eager cases: ``c::out::{j}``).
@@ -134,6 +135,14 @@ class IndexEcho:
 GENERATORS = {"my_dataset": MyDataset, "counting": counting, "iterable": Iterable, "index_echo": IndexEcho}
 
 
+def scale_and_count(data, label):
+    """A GeneratorDataset collate_fn: each argument is one column's rows (a list of arrays)."""
+    return np.stack(data) * 2, np.array([len(label), int(sum(float(x[0]) for x in label))], np.int32)
+
+
+FUNCTIONS = {"scale_and_count": scale_and_count}
+
+
 # ------------------------------------------------------------------------------------ values
 def random_array(shape, seed, dtype):
     rng = np.random.RandomState(seed)
@@ -188,6 +197,8 @@ def decode(value: Any, ns: Namespace) -> Any:
         return cls(*decode(value.get("args", []), ns), **decode_kwargs(value.get("kwargs", {}), ns))
     if "generator" in value:
         return GENERATORS[value["generator"]](*value.get("args", []))
+    if "function" in value:
+        return FUNCTIONS[value["function"]]
     if "dict" in value:
         return {k: decode(v, ns) for k, v in value["dict"].items()}
     raise ValueError(f"unknown tagged value {value!r}")

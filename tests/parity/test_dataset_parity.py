@@ -174,6 +174,12 @@ PIPELINES = {
     "generator_sampler_lists": pipe(src("GeneratorDataset", {"generator": "index_echo", "args": [6]},
                                         column_names=["value", "ndim", "index_type"],
                                         sampler=op("ds.IterSampler", [[4], 1, [5], (2,)]))),
+    # batch_sampler: each list of ids is a batch, stacked or merged by collate_fn
+    "generator_batch_sampler": pipe(src("GeneratorDataset", {"generator": "my_dataset", "args": [7]},
+                                        column_names=["data", "label"], batch_sampler=[[0, 1, 2], [3, 4], [6, 5]])),
+    "generator_batch_sampler_collate": pipe(src("GeneratorDataset", {"generator": "my_dataset", "args": [7]},
+                                                column_names=["data", "label"], batch_sampler=[[5, 1], [2, 3, 4], [0]],
+                                                collate_fn={"function": "scale_and_count"})),
     "numpy_dict": pipe(src("NumpySlicesDataset", {"dict": {"a": {"array": [[1, 2], [3, 4], [5, 6]], "dtype": "float32"},
                                                            "b": {"array": [7, 8, 9], "dtype": "int32"}}},
                            shuffle=False)),

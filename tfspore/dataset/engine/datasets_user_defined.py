@@ -23,7 +23,7 @@ import tensorflow as tf
 from tfspore._internal import validator as v
 from tfspore.dataset.engine import _generator_batches
 from tfspore.dataset.engine import _python_ops as py
-from tfspore.dataset.engine.samplers import check_num_samples
+from tfspore.dataset.engine.samplers import BuiltinSampler, check_num_samples
 from tfspore.dataset.engine._build_context import _context
 from tfspore.dataset.engine._columns import check_column_names
 from tfspore.dataset.engine._sources import MappableSource
@@ -165,6 +165,67 @@ class _RowConverter:
         return tuple(tf.TensorSpec([None] * r, d) for d, r in zip(self.tf_dtypes, self.ranks))
 
 
+class _BatchSamplerSource:
+    """The batches of a random-access `source` for GeneratorDataset's `batch_sampler`: each list of
+    ids it yields becomes one batch, its rows stacked per column (as ``batch`` does) or merged by
+    ``collate_fn(column_0_rows, column_1_rows, ...)``, as MindSpore's batch with ``per_batch_map``.
+    A one-shot `batch_sampler` (an iterator) makes a one-shot source, whose first batch the
+    dataset's probe keeps (GeneratorDataset._held_rows)."""
+
+    def __init__(self, source: Any, batch_sampler: Iterable, collate_fn: Optional[Callable],
+                 rows: _RowConverter):
+        self.source = source
+        self.batch_sampler = batch_sampler
+        self.collate_fn = collate_fn
+        self.rows = rows
+
+    def _batch(self, ids: Any) -> Any:
+        rows = [self.rows.convert(self.source[np.int64(i)]) for i in np.asarray(ids).reshape(-1)]
+        columns = [list(col) for col in zip(*rows)] if rows else [[] for _ in self.rows.names]
+        if self.collate_fn is not None:
+            return self.collate_fn(*columns)
+        return tuple(np.stack(col) for col in columns)
+
+    def __iter__(self):
+        if iter(self.batch_sampler) is self.batch_sampler:
+            return self
+        return (self._batch(ids) for ids in self.batch_sampler)
+
+    def __next__(self) -> Any:
+        return self._batch(next(self.batch_sampler))
+
+
+class _SizedBatchSamplerSource(_BatchSamplerSource):
+    """A :class:`_BatchSamplerSource` whose `batch_sampler` has a length: the dataset's size."""
+
+    def __len__(self) -> int:
+        return len(self.batch_sampler)
+
+
+def _check_batch_sampler(api: str, source: Any, batch_sampler: Any, collate_fn: Any, others: dict) -> None:
+    """MindSpore's checks of GeneratorDataset's `batch_sampler` and `collate_fn`."""
+    if batch_sampler is not None:
+        given = {k: val for k, val in others.items() if val is not None}
+        if given:
+            raise ValueError(f"For '{api}', batch_sampler is mutually exclusive with num_samples, shuffle, "
+                             f"num_shards, shard_id and sampler, but got {given!r}.")
+        if isinstance(batch_sampler, BuiltinSampler):
+            raise NotImplementedError(f"For '{api}', a built-in sampler as batch_sampler is not supported by "
+                                      f"tfspore.dataset; pass an iterable of lists of ids, got {batch_sampler!r}.")
+        if not hasattr(batch_sampler, "__iter__"):
+            raise TypeError(f"For '{api}', batch_sampler should have __getitem__ or __iter__ method, but got "
+                            f"{batch_sampler!r}.")
+        if not hasattr(source, "__getitem__"):
+            raise ValueError(f"For '{api}', batch_sampler is not supported if source does not have attribute "
+                             f"'__getitem__', but got source={source!r}.")
+    if collate_fn is not None:
+        if batch_sampler is None:
+            raise ValueError(f"For '{api}', collate_fn can be specified only when batch_sampler is set, but got "
+                             f"collate_fn={collate_fn!r}.")
+        if not callable(collate_fn):
+            raise TypeError(f"For '{api}', collate_fn should be callable, but got {collate_fn!r}.")
+
+
 class GeneratorDataset(MappableSource):
     """A source that reads rows from Python.
 
@@ -183,8 +244,11 @@ class GeneratorDataset(MappableSource):
         shard_id: For random-access sources, this shard.
         python_multiprocessing: Accepted for compatibility (Python code runs in threads).
         max_rowsize: Accepted for compatibility.
-        batch_sampler: Not supported.
-        collate_fn: Not supported.
+        batch_sampler: For random-access sources, an iterable of lists of ids: each list becomes one
+            batch (rows stacked per column). Exclusive with `num_samples`, `shuffle`, `sampler`,
+            `num_shards` and `shard_id`; the dataset then has no random access.
+        collate_fn: With `batch_sampler`, ``collate_fn(column_0_rows, ...)`` merges a batch's rows
+            (one list of numpy arrays per column) and returns one array per column.
 
     Raises:
         ValueError: If neither `column_names` nor `schema` is given, or a generator is sharded.
@@ -213,13 +277,14 @@ class GeneratorDataset(MappableSource):
                  collate_fn: Any = None):
         api = "GeneratorDataset"
         del python_multiprocessing, max_rowsize
-        if batch_sampler is not None or collate_fn is not None:
-            raise NotImplementedError(f"For '{api}', batch_sampler and collate_fn are not supported by "
-                                      f"tfspore.dataset; use Dataset.batch(per_batch_map=...) instead.")
         if source is None or not (callable(source) or hasattr(source, "__iter__") or hasattr(source, "__getitem__")):
             raise TypeError(f"For '{api}', source must be a generator function, an iterable or a random-access "
                             f"object, but got {source!r}.")
-        self.random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
+        _check_batch_sampler(api, source, batch_sampler, collate_fn,
+                             {"num_samples": num_samples, "shuffle": shuffle, "num_shards": num_shards,
+                              "shard_id": shard_id, "sampler": sampler})
+        self.random_access = (hasattr(source, "__getitem__") and hasattr(source, "__len__")
+                              and batch_sampler is None)
         if not self.random_access:
             if num_shards is not None or shard_id is not None:
                 raise ValueError(f"For '{api}', num_shards is not supported if source does not have attribute "
@@ -248,8 +313,12 @@ class GeneratorDataset(MappableSource):
             types = [_to_np_dtype(t) for t in column_types]
         elif schema is not None:
             types = [c["type"] for c in schema.columns]
-        self.source = source
         self._column_names = names
+        if batch_sampler is not None:  # column_types apply to the rows, before they are merged
+            kind = _SizedBatchSamplerSource if hasattr(batch_sampler, "__len__") else _BatchSamplerSource
+            source = kind(source, batch_sampler, collate_fn, _RowConverter(names, types, api))
+            types = None
+        self.source = source
         self._converter = _RowConverter(names, types, api)
         self._probed = False
         self._held_rows: list = []
