@@ -245,8 +245,9 @@ get_callback_timeout = _make_getter("callback_timeout", "Return the DSWaitedCall
 def set_enable_autotune(enable: bool, filepath_prefix: Optional[str] = None) -> None:
     """Enable MindSpore's autotune: ``tf.data``'s autotuning of parallelism and buffer sizes.
 
-    Off (the default, as in MindSpore), a pipeline runs the parallelism it was given and each
-    ``AUTOTUNE`` value is the core count. The setting applies to pipelines built after the call.
+    Off (the default, as in MindSpore), a pipeline runs the parallelism it was given, each
+    ``AUTOTUNE`` parallelism is the core count and prefetch buffers grow only when they run
+    empty. The setting applies to pipelines built after the call.
     `filepath_prefix` (MindSpore writes the tuned configuration there) is accepted and ignored.
 
     Args:
