@@ -230,7 +230,7 @@ def test_rows_of_files_are_made_a_batch_at_a_time_with_the_per_row_numbers(tmp_p
         return data.batch(3) if batch else data
 
     batched = pipeline(True)
-    made, _ = _batched_map.build_batched(batched.children[0], 3, False)
+    made = _batched_map.build_batched(batched.children[0], 3, False)
     assert made is not None and "MapDataset" in type(made).__name__  # one map over batches of row inputs
     rows = _rows(batched)
     assert [len(r[0]) for r in rows] == [3, 3, 1]

@@ -21,6 +21,7 @@ from tfspore._internal import crypto
 from tfspore.dataset.engine import datasets_mindrecord
 from tfspore.mindrecord import FileReader, FileWriter, MindPage, set_dec_mode, set_enc_key, set_enc_mode
 from tfspore.mindrecord.core import shardcrypt
+from tests.mindrecord._rows import assert_same_rows
 
 KEY = "0123456789abcdef0123456789abcdef"
 SCHEMA = {"label": {"type": "int32"}, "name": {"type": "string"}, "img": {"type": "bytes"},
@@ -54,17 +55,6 @@ def test_writer_refuses_shards_while_a_key_is_set(tmp_path):
     with pytest.raises(RuntimeError, match="automatic sharding function is unavailable, but got shard_num=2"):
         FileWriter(str(tmp_path / "x.mindrecord"), shard_num=2)
     assert not os.listdir(tmp_path)
-
-
-def _same(got, want):
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        assert sorted(g) == sorted(w)
-        for k, value in w.items():
-            if isinstance(value, np.ndarray):
-                np.testing.assert_array_equal(g[k], value)
-            else:
-                assert g[k] == value, k
 
 
 def _no_copies(folder):
@@ -123,12 +113,12 @@ def test_every_reader_reads_encrypted_shards(tmp_path, monkeypatch):
     set_enc_key(KEY)
     files = _write_files(tmp_path, 3)
     want = list(FileReader(files).get_next())
-    _same(want[3:6], list(FileReader(files[1]).get_next()))
+    assert_same_rows(want[3:6], list(FileReader(files[1]).get_next()))
     assert [r["name"] for r in want] == [r["name"] for r in _rows()]
     assert _no_copies(tmp_path)
     pages = MindPage(files)
     pages.category_field = "label"
-    _same(pages.read_at_page_by_name("1", 0, 5), [r for r in want if r["label"] == 1])
+    assert_same_rows(pages.read_at_page_by_name("1", 0, 5), [r for r in want if r["label"] == 1])
     del pages
     gc.collect()
     assert _no_copies(tmp_path)
@@ -170,7 +160,7 @@ def test_custom_modes(tmp_path):
         dst.write(bytes(b ^ 0x5A for b in src.read(size - 11)))  # size counts the 0 and the mode tag
 
     set_dec_mode(unxor)
-    _same(list(FileReader(path).get_next()), list(FileReader(path).get_next()))
+    assert_same_rows(list(FileReader(path).get_next()), list(FileReader(path).get_next()))
     assert FileReader(path).len() == 9
     set_dec_mode("AES-GCM")
     with pytest.raises(RuntimeError, match=f"Failed to decrypt data.*{path}"):

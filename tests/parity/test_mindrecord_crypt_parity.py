@@ -20,6 +20,7 @@ import pytest
 import tfspore.dataset as tds
 from tfspore import mindrecord as tmr
 from tfspore._internal import crypto
+from tests.mindrecord._rows import assert_same_rows
 
 ms_mr = pytest.importorskip("mindspore.mindrecord")
 
@@ -66,18 +67,6 @@ def _write(module, path, files=3, rows=None):
     return paths
 
 
-def _same(got, want):
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        assert sorted(g) == sorted(w)
-        for k, value in w.items():
-            if isinstance(value, np.ndarray):
-                assert g[k].dtype == value.dtype and g[k].shape == value.shape, k
-                np.testing.assert_array_equal(g[k], value)
-            else:
-                assert type(g[k]) is type(value) and g[k] == value, (k, g[k], value)
-
-
 def _read(module, files):
     reader = module.FileReader(files)
     rows = list(reader.get_next())
@@ -105,11 +94,11 @@ def test_tfspore_files_read_in_mindspore(tmp_path, monkeypatch, blocks):
     assert _encrypted(files)
     want = _read(tmr, files)
     assert [r["i32"] for r in want] == [r["i32"] for r in _rows(9)]
-    _same(_read(ms_mr, files), want)
+    assert_same_rows(_read(ms_mr, files), want)
     got_info, got_rows = _pages(ms_mr, files)
     want_info, want_rows = _pages(tmr, files)
     assert got_info == want_info
-    _same(got_rows, want_rows)
+    assert_same_rows(got_rows, want_rows)
 
 
 def test_mindspore_files_read_in_tfspore(tmp_path):
@@ -117,12 +106,12 @@ def test_mindspore_files_read_in_tfspore(tmp_path):
     files = _write(ms_mr, tmp_path / "ms.mindrecord")
     assert _encrypted(files)
     want = _read(ms_mr, files)
-    _same(_read(tmr, files), want)
-    _same(_read(tmr, files[1]), _read(ms_mr, files[1]))
+    assert_same_rows(_read(tmr, files), want)
+    assert_same_rows(_read(tmr, files[1]), _read(ms_mr, files[1]))
     got_info, got_rows = _pages(tmr, files)
     want_info, want_rows = _pages(ms_mr, files)
     assert got_info == want_info
-    _same(got_rows, want_rows)
+    assert_same_rows(got_rows, want_rows)
     data = tds.MindDataset(files, shuffle=False, columns_list=["i32", "b", "af"])
     rows = list(data.create_dict_iterator(output_numpy=True, num_epochs=1))
     assert [int(r["i32"]) for r in rows] == [r["i32"] for r in want]
@@ -139,7 +128,7 @@ def test_open_for_append_both_ways(tmp_path):
         writer.write_raw_data(_rows(4, 4))
         writer.commit()
         assert _encrypted(files)
-        _same(_read(tmr, files), _read(ms_mr, files))
+        assert_same_rows(_read(tmr, files), _read(ms_mr, files))
         assert sorted(r["i32"] for r in _read(writer_module, files)) == [i - 2 for i in range(8)]
 
 
@@ -155,7 +144,7 @@ def test_custom_mode_both_ways(tmp_path):
     ms_files = _write(ms_mr, tmp_path / "ms_udf.mindrecord", files=1)
     for f in tf_files + ms_files:
         assert Path(f).read_bytes()[-14:] == b"UDF-ENCENCRYPT"
-    _same(_read(ms_mr, tf_files), _read(tmr, ms_files))
+    assert_same_rows(_read(ms_mr, tf_files), _read(tmr, ms_files))
 
 
 def _errors(files, tf_files, api):
@@ -258,4 +247,4 @@ def test_mind_dataset_both_ways(tmp_path):
     got = list(tds.MindDataset(saved, shuffle=False).create_dict_iterator(output_numpy=True, num_epochs=1))
     assert [int(r["x"]) for r in got] == list(range(7))
     np.testing.assert_array_equal(np.stack([r["v"] for r in got]), np.arange(14, dtype=np.float32).reshape(7, 2))
-    _same(_read(tmr, saved), _read(ms_mr, saved))
+    assert_same_rows(_read(tmr, saved), _read(ms_mr, saved))

@@ -75,7 +75,6 @@ class BatchDataset(Dataset):
         self.pad_info = pad_info
         self._api_str = api
         self._pbm_plan = None
-        self._new_buffers = False  # set by each build (see _delivers_new_buffers)
 
     def get_batch_size(self) -> int:
         return self.batch_size
@@ -87,23 +86,21 @@ class BatchDataset(Dataset):
         return size // self.batch_size if self.drop_remainder else math.ceil(size / self.batch_size)
 
     def _delivers_new_buffers(self) -> bool:
-        return self._new_buffers
+        # Batch ops, gathers, transforms and stacked Python batches make a new buffer per batch; a
+        # per_batch_map may return arrays its Python code keeps.
+        return self.per_batch_map is None
 
     def _build(self) -> tf.data.Dataset:
         child = self.children[0]
         plain = self.batch_size_fn is None and self.per_batch_map is None and self.pad_info is None
-        # Batch ops, gathers and transforms make a new buffer per batch; a per_batch_map's or
-        # batch-size function's Python code may return arrays it keeps.
-        self._new_buffers = self.batch_size_fn is None and self.per_batch_map is None
         if plain and isinstance(child, MappableSource):
             # Rows held in memory: gather whole batches of indices instead of row by row.
             batched = child._build_batched(self.batch_size, self.drop_remainder)
             if batched is not None:
                 return batched
         if plain:
-            built = build_batched(child, self.batch_size, self.drop_remainder)  # maps at batch level
-            if built is not None:
-                batched, self._new_buffers = built
+            batched = build_batched(child, self.batch_size, self.drop_remainder)  # maps at batch level
+            if batched is not None:
                 return batched
         data = child._build()
         if self.batch_size_fn is not None:

@@ -214,14 +214,11 @@ def _per_row_chain(child: Dataset) -> Tuple[List[Dataset], Dataset]:
     return chain, node
 
 
-def build_batched(child: Dataset, batch_size: int,
-                  drop_remainder: bool) -> Optional[Tuple[tf.data.Dataset, bool]]:
+def build_batched(child: Dataset, batch_size: int, drop_remainder: bool) -> Optional[tf.data.Dataset]:
     """The batches of `child` (a chain of maps) with batch-level suffixes, or None to batch per row.
 
-    Returns:
-        ``(batches, new_buffers)``: `new_buffers` says whether every array of a batch is made for
-        that batch (``Dataset._delivers_new_buffers``): so for gathers, batch ops, ``tf.map_fn``
-        stacks and the transforms' outputs, not for arrays a user's Python code returned.
+    Every array of a batch is made for that batch (``Dataset._delivers_new_buffers``): gathers,
+    batch ops, ``tf.map_fn`` stacks, stacked Python rows and the transforms' outputs.
     """
     python_chain = []
     node = child
@@ -231,7 +228,7 @@ def build_batched(child: Dataset, batch_size: int,
     if python_chain and hasattr(node, "_build_python_batches"):  # Python maps over a Python source
         data = node._build_python_batches(python_chain[::-1], batch_size, drop_remainder)
         if data is not None:
-            return data, False
+            return data
     chain, base = _per_row_chain(child)
     if not chain:
         return None
@@ -247,8 +244,8 @@ def build_batched(child: Dataset, batch_size: int,
         return None
     if all(k == len(m.operations) for m, k in zip(chain, splits)):  # every transform per row
         data, make = _row_groups(child, batch_size, drop_remainder)
-        return None if make is None else (data.map(lambda *a: make(a), num_parallel_calls=AUTOTUNE,
-                                                   deterministic=True), True)
+        return None if make is None else data.map(lambda *a: make(a), num_parallel_calls=AUTOTUNE,
+                                                  deterministic=True)
 
     make = None
     if all(k == 0 for k in splits) and isinstance(base, MappableSource) and getattr(base, "_gathers_batches", False):
@@ -293,7 +290,7 @@ def build_batched(child: Dataset, batch_size: int,
                         seeds.append(tf.stack([rnd, const + count]))
                 values = list(fn(values, seeds)) if fn is not None else _apply_ops(ops, values, seeds)
             # A transform whose output is a constant (a Fill of a static shape) would deliver one
-            # buffer for every batch; each batch gets its own (see build_batched's new_buffers).
+            # buffer for every batch; each batch gets its own (see Dataset._delivers_new_buffers).
             # XLA groups hold transforms of their inputs only (TensorOperation._batch_xla_ok).
             values = [tf.raw_ops.DeepCopy(x=x) if tf.get_static_value(x) is not None else x for x in values]
             for i, value in zip(idx, values):
@@ -305,9 +302,9 @@ def build_batched(child: Dataset, batch_size: int,
 
     if not random:
         return data.map(lambda *element: apply(rows_of(element), None), num_parallel_calls=calls,
-                        deterministic=True), True
+                        deterministic=True)
     ctx = _context()
     const = tf.constant(ctx.next_seed(), tf.int64)
     seeds = tf.data.Dataset.random(seed=ctx.next_seed(), rerandomize_each_iteration=True)
     return tf.data.Dataset.zip((data, seeds)).map(lambda element, rnd: apply(rows_of(element), rnd),
-                                                  num_parallel_calls=calls, deterministic=True), True
+                                                  num_parallel_calls=calls, deterministic=True)
