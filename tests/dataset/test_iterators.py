@@ -148,6 +148,8 @@ def test_output_numpy_arrays_are_writable_and_writing_changes_nothing_delivered_
         "per_batch_map": ds.NumpySlicesDataset({"x": images}, shuffle=False).batch(
             2, per_batch_map=lambda x, info: (kept,), input_columns=["x"]),
         "repeat of batches": ds.NumpySlicesDataset({"x": images}, shuffle=False).batch(3).repeat(2),
+        "callable batch size": ds.NumpySlicesDataset({"x": images}, shuffle=False).batch(lambda info: 2),
+        "Python batches": ds.GeneratorDataset(lambda: iter([(images[0],), (images[1],)]), ["x"]).batch(2),
     }
     for name, data in cases.items():
         seen = _two_epochs(data)
